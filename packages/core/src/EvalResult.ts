@@ -1,0 +1,55 @@
+import { Schema } from "effect"
+
+const NullableNumber = Schema.NullOr(Schema.Number)
+
+export const RolloutStatus = Schema.Literal("ok", "error")
+export type RolloutStatus = typeof RolloutStatus.Type
+
+/**
+ * Why a rollout errored. `unreachable`, `timeout`, `http_5xx`, `rate_limited` and `malformed_body` are
+ * system errors (retried); the rest are results of the task or the model and are never retried.
+ */
+export const ErrorKind = Schema.Literal(
+  "unreachable",
+  "timeout",
+  "http_5xx",
+  "rate_limited",
+  "malformed_body",
+  "http_4xx",
+  "auth",
+  "decode",
+  "aborted",
+  "solver",
+)
+export type ErrorKind = typeof ErrorKind.Type
+
+/** One row of results: synth-ai's `EvalResult` plus proctor's bookkeeping fields. */
+export const EvalResult = Schema.Struct({
+  seed: Schema.Number,
+  score: NullableNumber,
+  reward_mean: NullableNumber,
+  outcome_score: NullableNumber,
+  events_score: NullableNumber,
+  latency_ms: NullableNumber,
+  verifier_score: NullableNumber,
+  tokens: NullableNumber,
+  cost_usd: NullableNumber,
+  error: Schema.NullOr(Schema.String),
+  trace: Schema.optional(Schema.Unknown),
+  attempt: Schema.Number,
+  status: RolloutStatus,
+  error_kind: Schema.NullOr(ErrorKind),
+  retries: Schema.Number,
+  started_at: Schema.String,
+  finished_at: Schema.String,
+  run_id: Schema.optional(Schema.String),
+})
+export type EvalResult = typeof EvalResult.Type
+
+/** A rollout is identified by its seed and attempt within a run. */
+export interface RolloutKey {
+  readonly seed: number
+  readonly attempt: number
+}
+
+export const rolloutKeyId = (key: RolloutKey): string => `${key.seed}:${key.attempt}`

@@ -1,0 +1,101 @@
+import { type Redacted, Schema } from "effect"
+import { Seeds } from "./Seeds.js"
+import { TraceFormat } from "./TaskAppWire.js"
+
+const PositiveInt = Schema.Int.pipe(Schema.positive({ message: () => "expected a positive integer" }))
+const NonNegativeInt = Schema.Int.pipe(Schema.nonNegative({ message: () => "expected an integer ≥ 0" }))
+const PositiveNumber = Schema.Number.pipe(Schema.positive({ message: () => "expected a positive number" }))
+const Table = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+  message: () => "expected a table",
+})
+const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
+const Url = Schema.String.pipe(
+  Schema.filter((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), {
+    message: () => "expected an http(s) URL",
+  }),
+)
+
+/**
+ * The `[eval]` table of a synth-ai eval TOML, plus proctor's own keys. Every key is optional here;
+ * required ones are checked after the config file, the flags and the environment are merged. Keys proctor
+ * does not know are ignored so synth-ai configs keep working.
+ */
+export const EvalTomlSection = Schema.Struct({
+  app_id: opt(Schema.String),
+  url: opt(Url),
+  task_app_url: opt(Url),
+  task_app_api_key: opt(Schema.String),
+  env_name: opt(Schema.String),
+  seeds: opt(Seeds),
+  concurrency: opt(PositiveInt),
+  return_trace: opt(Schema.Boolean),
+  trace_format: opt(TraceFormat),
+  model: opt(Schema.String),
+  provider: opt(Schema.String),
+  timeout: opt(PositiveNumber),
+  policy_name: opt(Schema.String),
+  policy_config: opt(Table),
+  env_config: opt(Table),
+  ops: opt(Schema.Array(Schema.Unknown)),
+  // proctor's additions
+  attempts: opt(PositiveInt),
+  max_retries: opt(NonNegativeInt),
+  pass_threshold: opt(Schema.Number),
+  traces_dir: opt(Schema.String),
+  run_dir: opt(Schema.String),
+})
+export type EvalTomlSection = typeof EvalTomlSection.Type
+
+/** A fully resolved eval run: what the runner executes and what `config.json` records (minus secrets). */
+export interface EvalRunConfig {
+  readonly app_id: string | null
+  readonly task_app_url: string
+  readonly task_app_api_key: Redacted.Redacted<string> | null
+  readonly env_name: string | null
+  readonly seeds: ReadonlyArray<number>
+  readonly attempts: number
+  readonly concurrency: number
+  readonly timeout_s: number
+  readonly max_retries: number
+  readonly return_trace: boolean
+  readonly trace_format: TraceFormat
+  readonly model: string | null
+  readonly provider: string | null
+  readonly policy_name: string | null
+  readonly policy_config: Readonly<Record<string, unknown>>
+  readonly env_config: Readonly<Record<string, unknown>>
+  readonly ops: ReadonlyArray<unknown> | null
+  readonly pass_threshold: number
+}
+
+export const defaults = {
+  attempts: 1,
+  concurrency: 8,
+  timeout_s: 300,
+  max_retries: 3,
+  return_trace: false,
+  trace_format: "compact" as TraceFormat,
+  pass_threshold: 1,
+} as const
+
+/** The secret-free, JSON form of a config, as written to `config.json` and the `--output-json` file. */
+export const publicConfig = (config: EvalRunConfig) => ({
+  app_id: config.app_id,
+  task_app_url: config.task_app_url,
+  env_name: config.env_name,
+  seeds: config.seeds,
+  attempts: config.attempts,
+  concurrency: config.concurrency,
+  timeout: config.timeout_s,
+  max_retries: config.max_retries,
+  return_trace: config.return_trace,
+  trace_format: config.trace_format,
+  model: config.model,
+  provider: config.provider,
+  policy_name: config.policy_name,
+  policy_config: config.policy_config,
+  env_config: config.env_config,
+  ops: config.ops,
+  pass_threshold: config.pass_threshold,
+})
+export type PublicEvalRunConfig = ReturnType<typeof publicConfig>

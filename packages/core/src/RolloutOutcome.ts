@@ -1,0 +1,96 @@
+import type { RolloutMetrics, RolloutResponse } from "./TaskAppWire.js"
+
+/** The numbers proctor reads out of one rollout response, following synth-ai's precedence rules. */
+export interface RolloutOutcome {
+  readonly score: number | null
+  readonly reward_mean: number | null
+  readonly outcome_score: number | null
+  readonly events_score: number | null
+  readonly verifier_score: number | null
+  readonly tokens: number | null
+  readonly cost_usd: number | null
+}
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+const finite = (u: unknown): number | null => (typeof u === "number" && Number.isFinite(u) ? u : null)
+
+const firstNumber = (...candidates: ReadonlyArray<unknown>): number | null => {
+  for (const c of candidates) {
+    const n = finite(c)
+    if (n !== null) return n
+  }
+  return null
+}
+
+/** `metrics` or its alias `reward_info`, whichever the task app sent. */
+export const metricsOf = (response: RolloutResponse): RolloutMetrics | undefined =>
+  response.metrics ?? response.reward_info ?? undefined
+
+/** Score precedence: outcome_objectives.reward → outcome_reward → outcome_score → reward_mean → mean_return. */
+export const scoreOf = (metrics: RolloutMetrics | undefined): number | null => {
+  if (metrics === undefined) return null
+  const objectives = metrics.outcome_objectives
+  return firstNumber(
+    isRecord(objectives) ? objectives.reward : undefined,
+    metrics.outcome_reward,
+    metrics.outcome_score,
+    metrics.reward_mean,
+    metrics.mean_return,
+  )
+}
+
+const sumTotals = (items: ReadonlyArray<unknown>, pick: (item: Record<string, unknown>) => number | null) => {
+  let total = 0
+  let found = false
+  for (const item of items) {
+    if (!isRecord(item)) continue
+    const n = pick(item)
+    if (n !== null) {
+      total += n
+      found = true
+    }
+  }
+  return found ? total : null
+}
+
+const usageTotal = (u: unknown): number | null => (isRecord(u) ? finite(u.total_tokens) : null)
+
+/**
+ * Tokens, when the metrics do not carry them: `trace.usage.total_tokens`, else the trace's event history
+ * (`usage` and `response.usage`), else the trajectory steps' `info.tokens` / `info.usage.total_tokens`.
+ */
+export const tokensFromTrace = (response: RolloutResponse): number | null => {
+  const trace = response.trace
+  if (isRecord(trace)) {
+    const direct = usageTotal(trace.usage)
+    if (direct !== null) return direct
+    if (Array.isArray(trace.event_history)) {
+      const fromEvents = sumTotals(trace.event_history, (event) => {
+        const own = usageTotal(event.usage)
+        const nested = isRecord(event.response) ? usageTotal(event.response.usage) : null
+        return own === null && nested === null ? null : (own ?? 0) + (nested ?? 0)
+      })
+      if (fromEvents !== null) return fromEvents
+    }
+  }
+  const steps = (response.trajectories ?? []).flatMap((t) => t.steps ?? [])
+  return sumTotals(steps, (step) => {
+    const info = step.info
+    if (!isRecord(info)) return null
+    return finite(info.tokens) ?? usageTotal(info.usage)
+  })
+}
+
+export const outcomeOf = (response: RolloutResponse): RolloutOutcome => {
+  const metrics = metricsOf(response)
+  const details = metrics?.details ?? undefined
+  return {
+    score: scoreOf(metrics),
+    reward_mean: firstNumber(metrics?.reward_mean, metrics?.mean_return),
+    outcome_score: firstNumber(metrics?.outcome_score, metrics?.outcome_reward),
+    events_score: firstNumber(metrics?.events_score),
+    verifier_score: firstNumber(details?.verifier_score),
+    tokens: firstNumber(details?.tokens) ?? tokensFromTrace(response),
+    cost_usd: firstNumber(details?.cost_usd),
+  }
+}

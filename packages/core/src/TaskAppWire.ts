@@ -1,0 +1,145 @@
+import { Schema } from "effect"
+
+/**
+ * The synth-ai task-app wire contract. Requests are the superset every generation accepts; responses are
+ * decoded leniently (every field optional, unknown keys preserved) because task apps of several
+ * generations are in the wild.
+ */
+
+const OptionalNumber = Schema.optional(Schema.NullOr(Schema.Number))
+const Json = Schema.Unknown
+
+export const TraceFormat = Schema.Literal("compact", "full", "structured").annotations({
+  message: () => 'expected "compact", "full" or "structured"',
+})
+export type TraceFormat = typeof TraceFormat.Type
+
+export interface RolloutRequest {
+  readonly run_id: string
+  readonly trace_correlation_id: string
+  readonly env: { readonly env_name: string; readonly config: Record<string, unknown>; readonly seed: number }
+  readonly policy: {
+    readonly policy_name: string
+    readonly config: Record<string, unknown>
+    readonly output_mode?: unknown
+    readonly structured_config?: unknown
+  }
+  readonly record: {
+    readonly trajectories: true
+    readonly logprobs: false
+    readonly value: false
+    readonly return_trace: boolean
+    readonly trace_format: TraceFormat
+  }
+  readonly on_done: "reset"
+  readonly safety: { readonly max_ops: number; readonly max_time_s: number }
+  readonly training_session_id: null
+  readonly synth_base_url: string | null
+  readonly mode: "eval"
+  readonly ops?: ReadonlyArray<unknown>
+}
+
+export const RolloutRequestSchema = Schema.Struct({
+  run_id: Schema.String,
+  trace_correlation_id: Schema.optional(Schema.String),
+  env: Schema.Struct({
+    env_name: Schema.optional(Schema.String),
+    config: Schema.optional(Schema.Record({ key: Schema.String, value: Json })),
+    seed: Schema.optional(Schema.Number),
+  }),
+  policy: Schema.Struct({
+    policy_name: Schema.optional(Schema.String),
+    policy_id: Schema.optional(Schema.String),
+    config: Schema.optional(Schema.Record({ key: Schema.String, value: Json })),
+    output_mode: Schema.optional(Json),
+    structured_config: Schema.optional(Json),
+  }),
+  record: Schema.optional(
+    Schema.Struct({
+      trajectories: Schema.optional(Schema.Boolean),
+      logprobs: Schema.optional(Schema.Boolean),
+      value: Schema.optional(Schema.Boolean),
+      return_trace: Schema.optional(Schema.Boolean),
+      trace_format: Schema.optional(Schema.String),
+    }),
+  ),
+  on_done: Schema.optional(Schema.String),
+  safety: Schema.optional(
+    Schema.Struct({ max_ops: Schema.optional(Schema.Number), max_time_s: Schema.optional(Schema.Number) }),
+  ),
+  training_session_id: Schema.optional(Schema.NullOr(Schema.String)),
+  synth_base_url: Schema.optional(Schema.NullOr(Schema.String)),
+  mode: Schema.optional(Schema.String),
+  ops: Schema.optional(Schema.Array(Json)),
+})
+/** What a task app receives: lenient, because synth-ai's own clients of several generations send subsets. */
+export type ReceivedRolloutRequest = typeof RolloutRequestSchema.Type
+
+export const RolloutMetrics = Schema.Struct({
+  episode_returns: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+  mean_return: OptionalNumber,
+  num_steps: OptionalNumber,
+  num_episodes: OptionalNumber,
+  outcome_score: OptionalNumber,
+  events_score: OptionalNumber,
+  outcome_reward: OptionalNumber,
+  outcome_objectives: Schema.optional(Schema.NullOr(Schema.Record({ key: Schema.String, value: Json }))),
+  event_rewards: Schema.optional(Schema.NullOr(Schema.Array(Json))),
+  reward_mean: OptionalNumber,
+  episode_rewards: Schema.optional(Schema.NullOr(Schema.Array(Json))),
+  details: Schema.optional(Schema.NullOr(Schema.Record({ key: Schema.String, value: Json }))),
+})
+export type RolloutMetrics = typeof RolloutMetrics.Type
+
+export const TrajectoryStep = Schema.Struct({
+  obs: Schema.optional(Json),
+  tool_calls: Schema.optional(Json),
+  reward: Schema.optional(Schema.NullOr(Schema.Number)),
+  done: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  truncated: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  info: Schema.optional(Schema.NullOr(Schema.Record({ key: Schema.String, value: Json }))),
+})
+export type TrajectoryStep = typeof TrajectoryStep.Type
+
+export const Trajectory = Schema.Struct({
+  env_id: Schema.optional(Schema.NullOr(Schema.String)),
+  policy_id: Schema.optional(Schema.NullOr(Schema.String)),
+  steps: Schema.optional(Schema.Array(TrajectoryStep)),
+  final: Schema.optional(Json),
+  length: Schema.optional(Schema.NullOr(Schema.Number)),
+  inference_url: Schema.optional(Schema.NullOr(Schema.String)),
+})
+export type Trajectory = typeof Trajectory.Type
+
+export const RolloutResponse = Schema.Struct({
+  run_id: Schema.optional(Schema.NullOr(Schema.String)),
+  trace_correlation_id: Schema.optional(Schema.NullOr(Schema.String)),
+  trajectories: Schema.optional(Schema.NullOr(Schema.Array(Trajectory))),
+  metrics: Schema.optional(Schema.NullOr(RolloutMetrics)),
+  reward_info: Schema.optional(Schema.NullOr(RolloutMetrics)),
+  trace: Schema.optional(Json),
+  aborted: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  ops_executed: Schema.optional(Schema.NullOr(Schema.Number)),
+  pipeline_metadata: Schema.optional(Json),
+})
+export type RolloutResponse = typeof RolloutResponse.Type
+
+/** Decoding keeps unknown keys so nothing a task app reports is thrown away. */
+export const decodeRolloutResponse = Schema.decodeUnknownEither(RolloutResponse, {
+  onExcessProperty: "preserve",
+  errors: "first",
+})
+
+export const HealthResponse = Schema.Struct({
+  healthy: Schema.optional(Schema.Boolean),
+  status: Schema.optional(Schema.String),
+})
+
+export const InfoResponse = Schema.Struct({
+  service: Schema.optional(Json),
+  dataset: Schema.optional(Json),
+  rubrics: Schema.optional(Json),
+  inference: Schema.optional(Json),
+  limits: Schema.optional(Json),
+  task: Schema.optional(Json),
+})
