@@ -9,9 +9,7 @@ import { Schema } from "effect"
 const OptionalNumber = Schema.optional(Schema.NullOr(Schema.Number))
 const Json = Schema.Unknown
 
-export const TraceFormat = Schema.Literal("compact", "full", "structured").annotations({
-  message: () => 'expected "compact", "full" or "structured"',
-})
+export const TraceFormat = Schema.Literal("compact", "full", "structured")
 export type TraceFormat = typeof TraceFormat.Type
 
 export interface RolloutRequest {

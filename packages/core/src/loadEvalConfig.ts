@@ -69,6 +69,37 @@ const decodeFlags = (flags: EvalFlags) =>
     Either.flatMap((parsed) => decodeSection(parsed, flagName)),
   )
 
+/** The process environment with an `--env-file`'s variables laid over it. */
+export const loadEnv = Effect.fn("loadEvalConfig.env")(function* (sources: Pick<EvalConfigSources, "envFile" | "env">) {
+  const base = sources.env ?? {}
+  if (sources.envFile === undefined) return base
+  const text = yield* readText(sources.envFile, "env file")
+  const vars = yield* Either.mapLeft(
+    parseEnvFile(text),
+    (problem) => new ConfigError({ reason: "EnvFile", message: `${sources.envFile}: ${problem}` }),
+  )
+  return { ...base, ...vars }
+})
+
+/**
+ * What a resumed run may change: how it runs (concurrency, retries, deadline) but not what it measures;
+ * and the task-app key, which is never written to the run directory.
+ */
+export const loadResumeSettings = Effect.fn("loadEvalConfig.resume")(function* (
+  sources: Pick<EvalConfigSources, "envFile" | "env" | "flags">,
+) {
+  const env = yield* loadEnv(sources)
+  const flags = yield* decodeFlags(sources.flags ?? {})
+  return {
+    apiKey: env.ENVIRONMENT_API_KEY,
+    overrides: {
+      ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
+      ...(flags.max_retries === undefined ? {} : { max_retries: flags.max_retries }),
+      ...(flags.timeout === undefined ? {} : { timeout_s: flags.timeout }),
+    },
+  }
+})
+
 const missing = (message: string) => new ConfigError({ reason: "Missing", message })
 
 /**
@@ -78,18 +109,7 @@ const missing = (message: string) => new ConfigError({ reason: "Missing", messag
 export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: EvalConfigSources) {
   const fromFile = sources.configPath === undefined ? {} : yield* loadToml(sources.configPath)
   const fromFlags = yield* decodeFlags(sources.flags ?? {})
-  const envFromFile =
-    sources.envFile === undefined
-      ? {}
-      : yield* readText(sources.envFile, "env file").pipe(
-          Effect.flatMap((text) =>
-            Either.mapLeft(
-              parseEnvFile(text),
-              (problem) => new ConfigError({ reason: "EnvFile", message: `${sources.envFile}: ${problem}` }),
-            ),
-          ),
-        )
-  const env = { ...(sources.env ?? {}), ...envFromFile }
+  const env = yield* loadEnv(sources)
   const merged = { ...fromFile, ...fromFlags }
 
   const url = merged.url ?? merged.task_app_url

@@ -6,6 +6,19 @@ export const renderPath = (prefix: string, path: ReadonlyArray<PropertyKey>): st
     prefix,
   )
 
+const EXPECTED_ACTUAL = /^Expected (.*), actual (.*)$/s
+
+/** Several "Expected X, actual Y" for one key come from a union: they read better as one list. */
+const mergeMessages = (messages: ReadonlyArray<string>): string => {
+  const parts = messages.map((m) => EXPECTED_ACTUAL.exec(m))
+  if (parts.every((p) => p !== null) && parts.length > 1) {
+    const expected = parts.map((p) => p![1]).join(" or ")
+    return `expected ${expected}, got ${parts[0]![2]}`
+  }
+  const first = messages[0] ?? ""
+  return first.replace(EXPECTED_ACTUAL, "expected $1, got $2")
+}
+
 /**
  * One line per wrong key, `path: what was expected, got what`. `renderKey` lets callers name keys their
  * own way (a config key path such as `eval.seeds`, or a CLI flag such as `--seeds`).
@@ -14,12 +27,12 @@ export const formatParseIssues = (
   error: ParseResult.ParseError,
   renderKey: (path: ReadonlyArray<PropertyKey>) => string,
 ): string => {
-  const lines = new Map<string, string>()
+  const byKey = new Map<string, Array<string>>()
   for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
     const where = renderKey(issue.path) || "(top level)"
-    if (lines.has(where)) continue
-    const message = issue.message.replace(/^Expected (.*), actual (.*)$/s, "expected $1, got $2")
-    lines.set(where, `${where}: ${issue._tag === "Missing" ? "is required" : message}`)
+    const messages = byKey.get(where) ?? []
+    messages.push(issue._tag === "Missing" ? "is required" : issue.message)
+    byKey.set(where, messages)
   }
-  return [...lines.values()].join("\n")
+  return [...byKey].map(([where, messages]) => `${where}: ${mergeMessages(messages)}`).join("\n")
 }

@@ -1,0 +1,98 @@
+import type { RunEvent, RunProgress } from "@proctor/core"
+import { formatDuration } from "./internal/formatDuration.js"
+
+const BAR_WIDTH = 24
+
+/**
+ * Renders run progress: a live line redrawn in place on a terminal, plain periodic lines otherwise (CI
+ * logs). Rendering is on a timer, never per event, so a fast run is not slowed by its own display.
+ */
+export class ProgressDisplay {
+  private latest: RunProgress | null = null
+  private planned = 0
+  private alreadyDone = 0
+  private timer: NodeJS.Timeout | null = null
+  private lastLineLength = 0
+
+  constructor(
+    private readonly out: NodeJS.WriteStream,
+    private readonly live: boolean,
+    private readonly plainIntervalMs = 5_000,
+  ) {}
+
+  onEvent = (event: RunEvent): void => {
+    switch (event._tag) {
+      case "RunStarted":
+        this.planned = event.planned
+        this.alreadyDone = event.alreadyDone
+        if (event.alreadyDone > 0) this.println(`resuming: ${event.alreadyDone}/${event.planned} rollouts already done`)
+        this.start()
+        break
+      case "RolloutFinished":
+        this.latest = event.progress
+        break
+      case "StopRequested":
+        this.println(`stopping: no new rollouts; waiting for ${event.inFlight} in flight (Ctrl-C again to abandon them)`)
+        break
+      case "RunFinished":
+        this.stop()
+        break
+      default:
+        break
+    }
+  }
+
+  private start() {
+    if (this.timer !== null) return
+    this.timer = setInterval(() => this.render(), this.live ? 100 : this.plainIntervalMs)
+    this.timer.unref()
+  }
+
+  stop(): void {
+    if (this.timer !== null) clearInterval(this.timer)
+    this.timer = null
+    this.render()
+    if (this.live && this.lastLineLength > 0) this.out.write("\n")
+    this.lastLineLength = 0
+  }
+
+  private println(line: string) {
+    if (this.live && this.lastLineLength > 0) this.out.write(`\r${" ".repeat(this.lastLineLength)}\r`)
+    this.lastLineLength = 0
+    this.out.write(`${line}\n`)
+  }
+
+  private render() {
+    const p = this.latest
+    if (p === null) return
+    const line = this.format(p)
+    if (this.live) {
+      const pad = Math.max(0, this.lastLineLength - line.length)
+      this.out.write(`\r${line}${" ".repeat(pad)}`)
+      this.lastLineLength = line.length
+    } else {
+      this.out.write(`${line}\n`)
+    }
+  }
+
+  private format(p: RunProgress): string {
+    const fraction = this.planned === 0 ? 1 : p.done / this.planned
+    const filled = Math.round(fraction * BAR_WIDTH)
+    const bar = `${"█".repeat(filled)}${"░".repeat(BAR_WIDTH - filled)}`
+    const newlyDone = p.done - this.alreadyDone
+    const rate = p.elapsedMs > 0 ? (newlyDone * 1000) / p.elapsedMs : 0
+    const eta = rate > 0 ? ((this.planned - p.done) / rate) * 1000 : Number.NaN
+    const mean = p.scored > 0 ? (p.scoreSum / p.scored).toFixed(4) : "-"
+    return [
+      this.live ? bar : "progress",
+      `${p.done}/${this.planned}`,
+      `${(fraction * 100).toFixed(1)}%`,
+      `${rate.toFixed(rate >= 100 ? 0 : 1)}/s`,
+      `ETA ${formatDuration(eta)}`,
+      `ok ${p.ok}`,
+      `errors ${p.errored}`,
+      `retries ${p.retries}`,
+      `mean ${mean}`,
+    ].join("  ")
+  }
+}

@@ -1,0 +1,203 @@
+import { cpSync, existsSync } from "node:fs"
+import { join } from "node:path"
+import {
+  ConfigError,
+  configFromManifest,
+  type EvalFlags,
+  type EvalRunConfig,
+  loadEvalConfig,
+  loadResumeSettings,
+  makeRunControl,
+  type RunControl,
+  type RunEvent,
+  type RunOutcome,
+  readJournal,
+  readRunManifest,
+  resumeEvalRun,
+  type StoreError,
+  startEvalRun,
+  TaskAppClient,
+  TRACES_DIR,
+} from "@proctor/core"
+import { Effect, Either, Fiber, PubSub, Queue } from "effect"
+import { ExitCode } from "../exitCodes.js"
+import { ProgressDisplay } from "../ProgressDisplay.js"
+import { printResults } from "./printResults.js"
+
+export interface EvalCommandOptions {
+  readonly appId?: string
+  readonly config?: string
+  readonly url?: string
+  readonly seeds?: string
+  readonly model?: string
+  readonly envFile?: string
+  readonly concurrency?: string
+  readonly returnTrace?: boolean
+  readonly tracesDir?: string
+  readonly output?: string
+  readonly outputTxt?: string
+  readonly outputJson?: string
+  readonly attempts?: string
+  readonly maxRetries?: string
+  readonly timeout?: string
+  readonly runDir?: string
+  readonly resume?: string
+  readonly failUnder?: string
+  readonly json?: boolean
+  readonly graceSeconds?: string
+}
+
+interface Io {
+  readonly stdout: NodeJS.WriteStream
+  readonly stderr: NodeJS.WriteStream
+  readonly env: Readonly<Record<string, string | undefined>>
+}
+
+const definedOnly = (flags: Record<string, string | boolean | undefined>): EvalFlags =>
+  Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as EvalFlags
+
+const usageError = (message: string) => new ConfigError({ reason: "InvalidValue", message })
+
+const parseFailUnder = (raw: string | undefined) => {
+  if (raw === undefined) return Either.right(null)
+  const n = Number(raw)
+  return Number.isFinite(n) ? Either.right(n) : Either.left(usageError(`--fail-under: expected a number, got "${raw}"`))
+}
+
+/** Checks the task app answers before hundreds of rollouts fail one by one. */
+const preflight = (config: EvalRunConfig) =>
+  Effect.scoped(
+    Effect.flatMap(
+      TaskAppClient.make({ baseUrl: config.task_app_url, apiKey: config.task_app_api_key, timeoutMs: 15_000 }),
+      (client) => Effect.either(client.health()),
+    ),
+  )
+
+/**
+ * Consumes run events on a fiber of its own, so the display never slows the runner; whatever was
+ * published before the run ended is delivered before this returns.
+ */
+const withEvents = <A, E>(onEvent: (e: RunEvent) => void, run: (events: PubSub.PubSub<RunEvent>) => Effect.Effect<A, E>) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const events = yield* PubSub.unbounded<RunEvent>()
+      const subscription = yield* PubSub.subscribe(events)
+      const deliver = (batch: Iterable<RunEvent>) => Effect.sync(() => Array.from(batch).forEach(onEvent))
+      const consumer = yield* Effect.fork(
+        Effect.forever(
+          Effect.uninterruptibleMask((restore) =>
+            Effect.flatMap(restore(Queue.takeBetween(subscription, 1, 4096)), deliver),
+          ),
+        ),
+      )
+      const result = yield* run(events)
+      yield* Fiber.interrupt(consumer)
+      yield* Effect.flatMap(Queue.takeAll(subscription), deliver)
+      return result
+    }),
+  )
+
+/** First Ctrl-C: stop taking work, let in-flight rollouts finish for a grace period. Second: abandon them. */
+const installSignalHandlers = (control: RunControl, graceMs: number) => {
+  let graceTimer: NodeJS.Timeout | undefined
+  const onSignal = () => {
+    if (control.isStopRequested()) return control.cancelInFlight()
+    control.requestStop()
+    graceTimer = setTimeout(control.cancelInFlight, graceMs)
+    graceTimer.unref()
+  }
+  process.on("SIGINT", onSignal)
+  process.on("SIGTERM", onSignal)
+  return () => {
+    process.off("SIGINT", onSignal)
+    process.off("SIGTERM", onSignal)
+    if (graceTimer !== undefined) clearTimeout(graceTimer)
+  }
+}
+
+const describeStoreError = (error: StoreError | ConfigError) => error.message
+
+export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<ExitCode> =>
+  Effect.gen(function* () {
+    const failUnder = yield* parseFailUnder(options.failUnder)
+    const graceMs = Number(options.graceSeconds ?? "10") * 1000
+    const flags = definedOnly({
+      app_id: options.appId,
+      url: options.url,
+      seeds: options.seeds,
+      model: options.model,
+      concurrency: options.concurrency,
+      attempts: options.attempts,
+      max_retries: options.maxRetries,
+      timeout: options.timeout,
+      return_trace: options.returnTrace,
+      traces_dir: options.tracesDir,
+    })
+
+    const resumeDir = options.resume
+    const loaded =
+      resumeDir === undefined
+        ? yield* loadEvalConfig({ configPath: options.config, flags, envFile: options.envFile, env: io.env })
+        : null
+    const control = makeRunControl()
+    const display = new ProgressDisplay(io.stderr, io.stderr.isTTY === true && options.json !== true)
+    const uninstall = installSignalHandlers(control, graceMs)
+
+    if (loaded !== null) {
+      const health = yield* preflight(loaded.config)
+      if (Either.isLeft(health)) {
+        const error = health.left
+        if (error.reason === "Unauthorized") {
+          io.stderr.write(`proctor eval: ${error.message}; set task_app_api_key or ENVIRONMENT_API_KEY\n`)
+          return ExitCode.Usage
+        }
+        if (error.reason === "Unreachable" || error.reason === "Timeout") {
+          io.stderr.write(`proctor eval: the task app at ${loaded.config.task_app_url} is not answering: ${error.message}\n`)
+          return ExitCode.Failed
+        }
+      }
+    }
+
+    const outcome: RunOutcome = yield* withEvents(display.onEvent, (events) =>
+      resumeDir === undefined
+        ? startEvalRun({ config: loaded!.config, runDir: options.runDir ?? loaded!.runDir, control, events })
+        : Effect.flatMap(loadResumeSettings({ envFile: options.envFile, env: io.env, flags }), (settings) =>
+            resumeEvalRun({ runDir: resumeDir, ...settings, control, events }),
+          ),
+    ).pipe(Effect.ensuring(Effect.sync(uninstall)))
+    display.stop()
+
+    const runDir = outcome.location ?? ""
+    const config = loaded?.config ?? configFromManifest(yield* readRunManifest(runDir), undefined)
+    const results = [...(yield* readJournal(runDir)).values()].sort((a, b) => a.seed - b.seed || a.attempt - b.attempt)
+    const tracesDir = options.tracesDir ?? loaded?.tracesDir ?? null
+    if (tracesDir !== null && existsSync(join(runDir, TRACES_DIR))) {
+      cpSync(join(runDir, TRACES_DIR), tracesDir, { recursive: true })
+    }
+    yield* printResults({ outcome, results, config, options, io, runDir, tracesDir })
+
+    if (outcome.interrupted) {
+      io.stderr.write(`interrupted: ${outcome.summary.missing} rollouts not run. Resume with:\n  proctor eval --resume ${runDir}\n`)
+      return ExitCode.Interrupted
+    }
+    if (!outcome.summary.is_valid) return ExitCode.Failed
+    const mean = outcome.summary.metrics.mean_score
+    if (failUnder !== null && (mean === null || mean < failUnder)) {
+      io.stderr.write(`mean score ${mean ?? "n/a"} is below --fail-under ${failUnder}\n`)
+      return ExitCode.Failed
+    }
+    return ExitCode.Ok
+  }).pipe(
+    Effect.catchTags({
+      ConfigError: (error) =>
+        Effect.sync(() => {
+          io.stderr.write(`proctor eval: ${describeStoreError(error)}\n`)
+          return ExitCode.Usage
+        }),
+      StoreError: (error) =>
+        Effect.sync(() => {
+          io.stderr.write(`proctor eval: ${describeStoreError(error)}\n`)
+          return error.reason === "AlreadyHasResults" || error.reason === "NotFound" ? ExitCode.Usage : ExitCode.Failed
+        }),
+    }),
+  )

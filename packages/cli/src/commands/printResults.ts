@@ -1,0 +1,45 @@
+import { type EvalResult, publicConfig, type RunOutcome } from "@proctor/core"
+import { renderSummaryText, renderTable, writeOutputJson, writeOutputTxt } from "@proctor/report"
+import { Effect } from "effect"
+import type { EvalCommandOptions } from "./evalCommand.js"
+
+/** Beyond this many rows the terminal table shows the first ones only; output files always have all. */
+const TERMINAL_ROWS = 200
+
+interface PrintInput {
+  readonly outcome: RunOutcome
+  readonly results: ReadonlyArray<EvalResult>
+  readonly config: Parameters<typeof publicConfig>[0]
+  readonly options: EvalCommandOptions
+  readonly io: { readonly stdout: NodeJS.WriteStream; readonly stderr: NodeJS.WriteStream }
+  readonly runDir: string
+  readonly tracesDir: string | null
+}
+
+export const printResults = (input: PrintInput) =>
+  Effect.promise(async () => {
+    const { outcome, results, options, io } = input
+    const config = publicConfig(input.config)
+    const jsonPath = options.outputJson ?? options.output
+    if (jsonPath !== undefined) await writeOutputJson(jsonPath, config, results, outcome.summary)
+    if (options.outputTxt !== undefined) await writeOutputTxt(options.outputTxt, config, results)
+    const files = [
+      `run directory: ${input.runDir}`,
+      ...(jsonPath === undefined ? [] : [`results json: ${jsonPath}`]),
+      ...(options.outputTxt === undefined ? [] : [`results txt: ${options.outputTxt}`]),
+      ...(input.tracesDir === null ? [] : [`traces: ${input.tracesDir}`]),
+    ]
+    if (options.json === true) {
+      const document = {
+        run_id: outcome.runId,
+        run_dir: input.runDir,
+        interrupted: outcome.interrupted,
+        summary: outcome.summary,
+      }
+      io.stdout.write(`${JSON.stringify(document, null, 2)}\n`)
+      return
+    }
+    io.stdout.write(`${renderTable(results, { attempts: config.attempts, maxRows: TERMINAL_ROWS })}\n\n`)
+    io.stdout.write(`${renderSummaryText(outcome.summary)}\n`)
+    io.stdout.write(`${files.join("\n")}\n`)
+  })

@@ -1,0 +1,2 @@
+export { ExitCode } from "./exitCodes.js"
+export { main } from "./main.js"

@@ -1,0 +1,119 @@
+import { randomBytes } from "node:crypto"
+import { join } from "node:path"
+import { Effect, Fiber, Layer, PubSub, Queue } from "effect"
+import type { EvalRunConfig } from "./EvalRunConfig.js"
+import { HttpTaskAppSolverLayer } from "./HttpTaskAppSolver.js"
+import { type RunControl, makeRunControl } from "./RunControl.js"
+import {
+  configFromManifest,
+  initRunDirectory,
+  type RunDirectoryManifest,
+  RunDirectoryStoreLayer,
+  readRunManifest,
+} from "./RunDirectory.js"
+import type { RunEvent } from "./RunEvents.js"
+import { type RunOutcome, runRollouts } from "./Runner.js"
+import type { Solver } from "./Solver.js"
+import { TaskAppClient } from "./TaskAppClient.js"
+
+export const makeRunId = (config: EvalRunConfig, now = new Date()): string => {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15)
+  return `${config.app_id ?? config.env_name ?? "eval"}-${stamp}-${randomBytes(2).toString("hex")}`
+}
+
+export interface EvalRunOptions {
+  readonly config: EvalRunConfig
+  /** Where the run's journal, config, traces and summary go; default `runs/{run_id}` under the cwd. */
+  readonly runDir?: string | null | undefined
+  readonly runId?: string | undefined
+  readonly control?: RunControl | undefined
+  readonly events?: PubSub.PubSub<RunEvent> | undefined
+  /** Defaults to the HTTP task-app solver for `config.task_app_url`. */
+  readonly solver?: Layer.Layer<Solver> | undefined
+}
+
+/** The HTTP solver with a keep-alive pool sized to the run's concurrency and the run's deadline. */
+export const taskAppSolverLayer = (config: EvalRunConfig): Layer.Layer<Solver> =>
+  HttpTaskAppSolverLayer.pipe(
+    Layer.provide(
+      TaskAppClient.layer({
+        baseUrl: config.task_app_url,
+        apiKey: config.task_app_api_key,
+        timeoutMs: config.timeout_s * 1000,
+        connections: config.concurrency,
+      }),
+    ),
+  )
+
+const execute = (runId: string, dir: string, options: EvalRunOptions) =>
+  runRollouts({ runId, config: options.config, control: options.control, events: options.events }).pipe(
+    Effect.provide(
+      Layer.merge(
+        options.solver ?? taskAppSolverLayer(options.config),
+        RunDirectoryStoreLayer(dir, options.config.attempts),
+      ),
+    ),
+  )
+
+/** Starts a new run in a fresh run directory. */
+export const startEvalRun = Effect.fn("EvalRun.start")(function* (options: EvalRunOptions) {
+  const runId = options.runId ?? makeRunId(options.config)
+  const dir = options.runDir ?? join("runs", runId)
+  yield* initRunDirectory(dir, runId, options.config)
+  return yield* execute(runId, dir, options)
+})
+
+export interface ResumeOptions extends Omit<EvalRunOptions, "config" | "runDir" | "runId"> {
+  readonly runDir: string
+  /** The task-app key is never written to the run directory, so it is given again. */
+  readonly apiKey?: string | undefined
+  /** Settings that may change between sessions of one run (they do not change what is measured). */
+  readonly overrides?: Partial<Pick<EvalRunConfig, "concurrency" | "max_retries" | "timeout_s">> | undefined
+}
+
+/** Runs only the rollouts a run directory does not hold yet; the last result of each key wins. */
+export const resumeEvalRun = Effect.fn("EvalRun.resume")(function* (options: ResumeOptions) {
+  const manifest: RunDirectoryManifest = yield* readRunManifest(options.runDir)
+  const config = { ...configFromManifest(manifest, options.apiKey), ...options.overrides }
+  return yield* execute(manifest.run_id, options.runDir, { ...options, config })
+})
+
+export interface RunEvalOptions {
+  readonly runDir?: string
+  readonly onEvent?: (event: RunEvent) => void
+  /** Aborting stops new rollouts; in-flight ones finish within `graceMs`, then are abandoned. */
+  readonly signal?: AbortSignal
+  readonly graceMs?: number
+}
+
+/** The Promise API for callers who do not use Effect: the same run, events delivered to a callback. */
+export const runEval = (config: EvalRunConfig, options: RunEvalOptions = {}): Promise<RunOutcome> => {
+  const control = makeRunControl()
+  const onAbort = () => {
+    control.requestStop()
+    setTimeout(control.cancelInFlight, options.graceMs ?? 10_000).unref()
+  }
+  options.signal?.addEventListener("abort", onAbort, { once: true })
+  const program = Effect.gen(function* () {
+    const events = yield* PubSub.unbounded<RunEvent>()
+    const onEvent = options.onEvent
+    if (onEvent === undefined) return yield* startEvalRun({ config, runDir: options.runDir, control, events })
+    const subscription = yield* PubSub.subscribe(events)
+    const deliver = (batch: Iterable<RunEvent>) => Effect.sync(() => Array.from(batch).forEach(onEvent))
+    // Taken events are delivered even if the consumer is interrupted right after taking them.
+    const consumer = yield* Effect.fork(
+      Effect.forever(
+        Effect.uninterruptibleMask((restore) =>
+          Effect.flatMap(restore(Queue.takeBetween(subscription, 1, 4096)), deliver),
+        ),
+      ),
+    )
+    const outcome = yield* startEvalRun({ config, runDir: options.runDir, control, events })
+    yield* Fiber.interrupt(consumer)
+    yield* Effect.flatMap(Queue.takeAll(subscription), deliver)
+    return outcome
+  })
+  return Effect.runPromise(Effect.scoped(program)).finally(() =>
+    options.signal?.removeEventListener("abort", onAbort),
+  )
+}

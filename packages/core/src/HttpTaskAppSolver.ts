@@ -1,0 +1,26 @@
+import { Effect, Layer } from "effect"
+import { outcomeOf } from "./RolloutOutcome.js"
+import { buildRolloutRequest } from "./RolloutRequestBuilder.js"
+import { type FinalResult, Solver, type SolverService } from "./Solver.js"
+import { TaskAppClient } from "./TaskAppClient.js"
+
+/** The solver that asks a task app over HTTP to run each rollout. */
+export const makeHttpTaskAppSolver = Effect.map(
+  TaskAppClient,
+  (client): SolverService => ({
+    name: "task-app",
+    enforcesTimeout: true,
+    solve: (task) =>
+      Effect.map(client.rollout(buildRolloutRequest(task.config, task.key, task.rolloutId)), (response) => {
+        const final: FinalResult = {
+          _tag: "Final",
+          ...outcomeOf(response),
+          ...(response.trace === undefined || response.trace === null ? {} : { trace: response.trace }),
+          ...(response.aborted === true ? { aborted: true } : {}),
+        }
+        return final
+      }),
+  }),
+)
+
+export const HttpTaskAppSolverLayer = Layer.effect(Solver, makeHttpTaskAppSolver)

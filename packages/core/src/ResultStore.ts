@@ -1,0 +1,21 @@
+import { Context, type Effect, Schema } from "effect"
+import type { EvalResult } from "./EvalResult.js"
+import type { RunSummary } from "./Summary.js"
+
+export class StoreError extends Schema.TaggedError<StoreError>()("StoreError", {
+  reason: Schema.Literal("Io", "NotFound", "AlreadyHasResults", "Corrupt"),
+  message: Schema.String,
+}) {}
+
+export interface ResultStoreService {
+  /** Where results live, for messages (`proctor eval --resume …`); null when not on disk. */
+  readonly location: string | null
+  /** Results stored by earlier runs of this run id, last write of each key winning. */
+  readonly completed: Effect.Effect<ReadonlyMap<string, EvalResult>, StoreError>
+  /** Durable before it returns: a result is counted only after this succeeds. */
+  readonly append: (result: EvalResult) => Effect.Effect<void, StoreError>
+  readonly saveSummary: (summary: RunSummary) => Effect.Effect<void, StoreError>
+}
+
+/** Where finished rollouts are kept: a run directory (CLI) or a database (server). */
+export class ResultStore extends Context.Tag("@proctor/core/ResultStore")<ResultStore, ResultStoreService>() {}

@@ -1,0 +1,41 @@
+import { randomBytes } from "node:crypto"
+import type { RolloutKey } from "./EvalResult.js"
+import type { EvalRunConfig } from "./EvalRunConfig.js"
+import type { RolloutRequest } from "./TaskAppWire.js"
+
+/** `{app_id|env_name|"eval"}-seed-{seed}-{8 hex}`, synth-ai's run_id form. */
+export const makeRolloutId = (config: EvalRunConfig, seed: number): string =>
+  `${config.app_id ?? config.env_name ?? "eval"}-seed-${seed}-${randomBytes(4).toString("hex")}`
+
+const LIFTED_POLICY_KEYS = new Set(["output_mode", "structured_config"])
+
+/** The superset rollout request every task-app generation accepts. */
+export const buildRolloutRequest = (config: EvalRunConfig, key: RolloutKey, rolloutId: string): RolloutRequest => {
+  const policyConfig: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(config.policy_config)) if (!LIFTED_POLICY_KEYS.has(k)) policyConfig[k] = v
+  const { output_mode, structured_config } = config.policy_config
+  return {
+    run_id: rolloutId,
+    trace_correlation_id: rolloutId,
+    env: { env_name: config.env_name ?? config.app_id ?? "default", config: { ...config.env_config }, seed: key.seed },
+    policy: {
+      policy_name: config.policy_name ?? config.app_id ?? "policy",
+      config: policyConfig,
+      ...(output_mode === undefined ? {} : { output_mode }),
+      ...(structured_config === undefined ? {} : { structured_config }),
+    },
+    record: {
+      trajectories: true,
+      logprobs: false,
+      value: false,
+      return_trace: config.return_trace,
+      trace_format: config.trace_format,
+    },
+    on_done: "reset",
+    safety: { max_ops: 100_000, max_time_s: config.timeout_s },
+    training_session_id: null,
+    synth_base_url: null,
+    mode: "eval",
+    ...(config.ops === null ? {} : { ops: config.ops }),
+  }
+}

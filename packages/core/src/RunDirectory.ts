@@ -1,0 +1,178 @@
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs"
+import { createReadStream } from "node:fs"
+import { appendFile, stat, truncate } from "node:fs/promises"
+import { join } from "node:path"
+import { createInterface } from "node:readline"
+import { Effect, Layer, Redacted, Schema } from "effect"
+import { type EvalResult, rolloutKeyId } from "./EvalResult.js"
+import { type EvalRunConfig, type PublicEvalRunConfig, publicConfig } from "./EvalRunConfig.js"
+import { ResultStore, type ResultStoreService, StoreError } from "./ResultStore.js"
+
+export const RESULTS_FILE = "results.jsonl"
+export const CONFIG_FILE = "config.json"
+export const SUMMARY_FILE = "summary.json"
+export const TRACES_DIR = "traces"
+
+/** synth-ai's trace file name; the attempt is added only when a run has several. */
+export const traceFileName = (seed: number, attempt: number, attempts: number): string =>
+  attempts > 1 ? `seed_${seed}_attempt_${attempt}_trace.json` : `seed_${seed}_trace.json`
+
+export interface RunDirectoryManifest {
+  readonly run_id: string
+  readonly created_at: string
+  readonly config: PublicEvalRunConfig
+  readonly task_app_api_key_set: boolean
+}
+
+const io = (what: string) => (cause: unknown) =>
+  new StoreError({ reason: "Io", message: `${what}: ${(cause as Error).message ?? String(cause)}` })
+
+/** Creates a new run directory, refusing one that already holds results (that is what --resume is for). */
+export const initRunDirectory = (dir: string, runId: string, config: EvalRunConfig) =>
+  Effect.try({
+    try: () => {
+      const journal = join(dir, RESULTS_FILE)
+      if (existsSync(journal) && readFileSync(journal).length > 0) return false
+      mkdirSync(dir, { recursive: true })
+      const manifest: RunDirectoryManifest = {
+        run_id: runId,
+        created_at: new Date().toISOString(),
+        config: publicConfig(config),
+        task_app_api_key_set: config.task_app_api_key !== null,
+      }
+      writeFileSync(join(dir, CONFIG_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
+      return true
+    },
+    catch: io(`cannot create run directory ${dir}`),
+  }).pipe(
+    Effect.filterOrFail(
+      (created) => created,
+      () =>
+        new StoreError({
+          reason: "AlreadyHasResults",
+          message: `${dir} already holds results; resume it with: proctor eval --resume ${dir}`,
+        }),
+    ),
+  )
+
+/** Reads a run directory's manifest, to resume it. */
+export const readRunManifest = (dir: string) =>
+  Effect.try({
+    try: () => JSON.parse(readFileSync(join(dir, CONFIG_FILE), "utf8")) as RunDirectoryManifest,
+    catch: () =>
+      new StoreError({ reason: "NotFound", message: `${dir} is not a run directory (no readable ${CONFIG_FILE})` }),
+  })
+
+/** Rebuilds the runnable config from a manifest; the API key is never on disk and comes from the caller. */
+export const configFromManifest = (
+  manifest: RunDirectoryManifest,
+  apiKey: string | undefined,
+): EvalRunConfig => {
+  const c = manifest.config
+  return {
+    app_id: c.app_id,
+    task_app_url: c.task_app_url,
+    task_app_api_key: apiKey === undefined || apiKey === "" ? null : Redacted.make(apiKey),
+    env_name: c.env_name,
+    seeds: c.seeds,
+    attempts: c.attempts,
+    concurrency: c.concurrency,
+    timeout_s: c.timeout,
+    max_retries: c.max_retries,
+    return_trace: c.return_trace,
+    trace_format: c.trace_format,
+    model: c.model,
+    provider: c.provider,
+    policy_name: c.policy_name,
+    policy_config: c.policy_config,
+    env_config: c.env_config,
+    ops: c.ops,
+    pass_threshold: c.pass_threshold,
+  }
+}
+
+const decodeJournalLine = Schema.decodeUnknownOption(Schema.parseJson(Schema.Unknown))
+
+/**
+ * Reads the journal, the last line of each key winning. Only the final line can be torn (a crash in the
+ * middle of a write); it is dropped and the file cut back to its last whole line, so later appends start
+ * on a fresh line.
+ */
+export const readJournal = (dir: string) =>
+  Effect.tryPromise({
+    try: async () => {
+      const path = join(dir, RESULTS_FILE)
+      const results = new Map<string, EvalResult>()
+      if (!existsSync(path)) return results
+      let offset = 0
+      let lastLineStart = 0
+      let lastLineWhole = true
+      const lines = createInterface({ input: createReadStream(path), crlfDelay: Number.POSITIVE_INFINITY })
+      for await (const line of lines) {
+        lastLineStart = offset
+        offset += Buffer.byteLength(line) + 1
+        if (line === "") continue
+        const parsed = decodeJournalLine(line)
+        lastLineWhole = parsed._tag === "Some"
+        if (parsed._tag === "Some") {
+          const result = parsed.value as EvalResult
+          results.set(rolloutKeyId(result), result)
+        }
+      }
+      const size = (await stat(path)).size
+      if (!lastLineWhole) await truncate(path, lastLineStart)
+      else if (offset > size) await appendFile(path, "\n")
+      return results
+    },
+    catch: (cause) => new StoreError({ reason: "Corrupt", message: (cause as Error).message }),
+  })
+
+/**
+ * The CLI's store: an append-only JSONL journal in the run directory. Each result is written with one
+ * synchronous write before the runner counts it, so a killed process loses at most the rollouts in flight.
+ * Traces go to their own files first, so the journal never points at a trace that is not there.
+ */
+export const makeRunDirectoryStore = (dir: string, attempts: number) =>
+  Effect.acquireRelease(
+    Effect.try({
+      try: () => {
+        mkdirSync(join(dir, TRACES_DIR), { recursive: true })
+        return openSync(join(dir, RESULTS_FILE), "a")
+      },
+      catch: io(`cannot open the results journal in ${dir}`),
+    }),
+    (fd) =>
+      Effect.sync(() => {
+        fsyncSync(fd)
+        closeSync(fd)
+      }),
+  ).pipe(
+    Effect.map(
+      (fd): ResultStoreService => ({
+        location: dir,
+        completed: readJournal(dir),
+        append: (result) =>
+          Effect.try({
+            try: () => {
+              const { trace, ...row } = result
+              if (trace !== undefined && trace !== null) {
+                writeFileSync(
+                  join(dir, TRACES_DIR, traceFileName(result.seed, result.attempt, attempts)),
+                  JSON.stringify(trace),
+                )
+              }
+              writeSync(fd, `${JSON.stringify(row)}\n`)
+            },
+            catch: io(`cannot append to ${join(dir, RESULTS_FILE)}`),
+          }),
+        saveSummary: (summary) =>
+          Effect.try({
+            try: () => writeFileSync(join(dir, SUMMARY_FILE), `${JSON.stringify(summary, null, 2)}\n`),
+            catch: io(`cannot write ${join(dir, SUMMARY_FILE)}`),
+          }),
+      }),
+    ),
+  )
+
+export const RunDirectoryStoreLayer = (dir: string, attempts: number) =>
+  Layer.scoped(ResultStore, makeRunDirectoryStore(dir, attempts))

@@ -1,0 +1,35 @@
+import type { ErrorKind, EvalResult, RolloutKey } from "./EvalResult.js"
+import type { RunSummary } from "./Summary.js"
+
+/** Counters of a run so far, as the progress display and the server's event stream show them. */
+export interface RunProgress {
+  readonly planned: number
+  readonly done: number
+  readonly ok: number
+  readonly errored: number
+  readonly retries: number
+  readonly inFlight: number
+  readonly scoreSum: number
+  readonly scored: number
+  readonly elapsedMs: number
+}
+
+export type RunEvent =
+  | {
+      readonly _tag: "RunStarted"
+      readonly runId: string
+      readonly runDir: string | null
+      readonly planned: number
+      readonly alreadyDone: number
+    }
+  | { readonly _tag: "RolloutFinished"; readonly result: EvalResult; readonly progress: RunProgress }
+  | {
+      readonly _tag: "RolloutRetried"
+      readonly key: RolloutKey
+      readonly retry: number
+      readonly errorKind: ErrorKind
+      readonly error: string
+      readonly delayMs: number
+    }
+  | { readonly _tag: "StopRequested"; readonly inFlight: number }
+  | { readonly _tag: "RunFinished"; readonly summary: RunSummary; readonly interrupted: boolean }

@@ -1,0 +1,211 @@
+import { Duration, Effect, Either, Fiber, PubSub } from "effect"
+import { type BackoffPolicy, defaultBackoff, retryDelay } from "./Backoff.js"
+import { type EvalResult, type RolloutKey, rolloutKeyId } from "./EvalResult.js"
+import type { EvalRunConfig } from "./EvalRunConfig.js"
+import { ResultStore } from "./ResultStore.js"
+import { makeRolloutId } from "./RolloutRequestBuilder.js"
+import { makeRunControl, type RunControl } from "./RunControl.js"
+import type { RunEvent, RunProgress } from "./RunEvents.js"
+import { type FinalResult, type RolloutFailure, Solver, SolverError, type SolverService } from "./Solver.js"
+import { type RunSummary, SummaryAccumulator } from "./Summary.js"
+
+export interface RunnerOptions {
+  readonly runId: string
+  readonly config: EvalRunConfig
+  readonly backoff?: BackoffPolicy | undefined
+  readonly control?: RunControl | undefined
+  readonly events?: PubSub.PubSub<RunEvent> | undefined
+}
+
+export interface RunOutcome {
+  readonly runId: string
+  readonly location: string | null
+  readonly summary: RunSummary
+  /** True when a stop was requested before every rollout ran; the missing keys are resumable. */
+  readonly interrupted: boolean
+}
+
+/** Seeds × attempts, in seed order: nanoeval's n_tries as proctor's `attempts`. */
+export function* planKeys(config: EvalRunConfig): Generator<RolloutKey> {
+  for (const seed of config.seeds) for (let attempt = 0; attempt < config.attempts; attempt++) yield { seed, attempt }
+}
+
+const withDeadline = (solver: SolverService, timeoutS: number) =>
+  solver.enforcesTimeout
+    ? solver.solve
+    : (task: Parameters<SolverService["solve"]>[0]) =>
+        solver.solve(task).pipe(
+          Effect.timeoutFail({
+            duration: Duration.seconds(timeoutS),
+            onTimeout: () =>
+              new SolverError({ reason: "Timeout", retryable: true, message: `no result within ${timeoutS} s` }),
+          }),
+        )
+
+const isRetryable = (error: RolloutFailure) => error.retryable
+
+const okResult = (key: RolloutKey, final: FinalResult) => ({
+  seed: key.seed,
+  attempt: key.attempt,
+  score: final.score,
+  reward_mean: final.reward_mean,
+  outcome_score: final.outcome_score,
+  events_score: final.events_score,
+  verifier_score: final.verifier_score,
+  tokens: final.tokens,
+  cost_usd: final.cost_usd,
+  status: final.aborted === true ? ("error" as const) : ("ok" as const),
+  error: final.aborted === true ? "the task app aborted the rollout" : null,
+  error_kind: final.aborted === true ? ("aborted" as const) : null,
+})
+
+const errorResult = (key: RolloutKey, error: RolloutFailure) => ({
+  seed: key.seed,
+  attempt: key.attempt,
+  score: null,
+  reward_mean: null,
+  outcome_score: null,
+  events_score: null,
+  verifier_score: null,
+  tokens: null,
+  cost_usd: null,
+  status: "error" as const,
+  error: error.message,
+  error_kind: error.kind,
+})
+
+/**
+ * Runs every rollout of a run that the store does not already hold: bounded concurrency, retries with
+ * backoff for system errors only, each result stored before it is counted. A stop request ends the
+ * taking of new work; rollouts in flight finish (the caller may interrupt them after a grace period, and
+ * they are then simply missing, to be run again on resume).
+ */
+export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: RunnerOptions) {
+  const { config, runId } = options
+  const solver = yield* Solver
+  const store = yield* ResultStore
+  const control = options.control ?? makeRunControl()
+  const backoff = options.backoff ?? defaultBackoff
+  const events = options.events
+  const solve = withDeadline(solver, config.timeout_s)
+
+  const summary = new SummaryAccumulator({ attempts: config.attempts, passThreshold: config.pass_threshold })
+  const finished = new Set<string>()
+  const previous = yield* store.completed
+  let planned = 0
+  for (const key of planKeys(config)) {
+    planned++
+    const id = rolloutKeyId(key)
+    const result = previous.get(id)
+    if (result !== undefined) {
+      finished.add(id)
+      summary.add(result)
+    }
+  }
+  const alreadyDone = finished.size
+  const counters = { done: alreadyDone, ok: 0, errored: 0, retries: 0, inFlight: 0, scoreSum: 0, scored: 0 }
+  const startedAt = Date.now()
+  const progress = (): RunProgress => ({ planned, ...counters, elapsedMs: Date.now() - startedAt })
+  const publish = (event: RunEvent) => (events === undefined ? Effect.void : PubSub.publish(events, event))
+
+  yield* publish({ _tag: "RunStarted", runId, runDir: store.location, planned, alreadyDone })
+  yield* Effect.fork(
+    Effect.zipRight(
+      control.stopped,
+      Effect.suspend(() => publish({ _tag: "StopRequested", inFlight: counters.inFlight })),
+    ),
+  )
+
+  // Uninterruptible so a cancelled run never holds a stored result that its summary did not count.
+  const record = (result: EvalResult) =>
+    Effect.uninterruptible(
+      Effect.flatMap(store.append(result), () => {
+      finished.add(rolloutKeyId(result))
+      summary.add(result)
+      counters.done++
+      counters.retries += result.retries
+      if (result.status === "ok") counters.ok++
+      else counters.errored++
+      if (result.score !== null) {
+        counters.scoreSum += result.score
+        counters.scored++
+      }
+        return publish({ _tag: "RolloutFinished", result, progress: progress() })
+      }),
+    )
+
+  /** Resolves to the finished result, or null when a stop arrived while waiting to retry. */
+  const attemptRollout = (key: RolloutKey) =>
+    Effect.gen(function* () {
+      const task = { runId, key, rolloutId: makeRolloutId(config, key.seed), config }
+      const startedAtIso = new Date().toISOString()
+      for (let retries = 0; ; retries++) {
+        const t0 = performance.now()
+        const outcome = yield* Effect.either(solve(task))
+        const latency_ms = Math.round((performance.now() - t0) * 100) / 100
+        const stamp = { latency_ms, retries, started_at: startedAtIso, finished_at: new Date().toISOString() }
+        if (Either.isRight(outcome)) {
+          const final = outcome.right
+          const trace = final.trace === undefined ? {} : { trace: final.trace }
+          return { ...okResult(key, final), ...stamp, run_id: task.rolloutId, ...trace } satisfies EvalResult
+        }
+        const error = outcome.left
+        if (!isRetryable(error) || retries >= config.max_retries || control.isStopRequested()) {
+          return { ...errorResult(key, error), ...stamp, run_id: task.rolloutId } satisfies EvalResult
+        }
+        const delay = yield* retryDelay(backoff, retries + 1, error.retryAfterMs)
+        yield* publish({
+          _tag: "RolloutRetried",
+          key,
+          retry: retries + 1,
+          errorKind: error.kind,
+          error: error.message,
+          delayMs: Duration.toMillis(delay),
+        })
+        const stopped = yield* Effect.raceFirst(
+          Effect.as(Effect.sleep(delay), false),
+          Effect.as(control.stopped, true),
+        )
+        if (stopped) return null
+      }
+    })
+
+  const pending = planKeys(config)
+  const nextKey = (): RolloutKey | undefined => {
+    if (control.isStopRequested()) return undefined
+    for (let next = pending.next(); !next.done; next = pending.next()) {
+      if (!finished.has(rolloutKeyId(next.value))) return next.value
+    }
+    return undefined
+  }
+
+  const worker = Effect.gen(function* () {
+    for (let key = nextKey(); key !== undefined; key = nextKey()) {
+      counters.inFlight++
+      const result = yield* Effect.ensuring(
+        attemptRollout(key),
+        Effect.sync(() => counters.inFlight--),
+      )
+      if (result !== null) yield* record(result)
+    }
+  })
+
+  const workers = Math.max(1, Math.min(config.concurrency, planned - alreadyDone))
+  const pool = yield* Effect.fork(
+    Effect.all(Array.from({ length: workers }, () => worker), { concurrency: "unbounded", discard: true }),
+  )
+  yield* Effect.raceFirst(Fiber.join(pool), Effect.zipRight(control.cancelled, Fiber.interrupt(pool)))
+
+  const missingKeys: Array<RolloutKey> = []
+  for (const key of planKeys(config)) if (!finished.has(rolloutKeyId(key))) missingKeys.push(key)
+  const result: RunSummary = summary.summarize({
+    runId,
+    plannedKeys: planned,
+    missingKeys,
+    durationMs: Date.now() - startedAt,
+  })
+  yield* store.saveSummary(result)
+  const interrupted = missingKeys.length > 0 && control.isStopRequested()
+  yield* publish({ _tag: "RunFinished", summary: result, interrupted })
+  return { runId, location: store.location, summary: result, interrupted } satisfies RunOutcome
+})

@@ -1,0 +1,180 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Fiber, Layer, PubSub, Queue, TestClock } from "effect"
+import { defaults, type EvalRunConfig } from "../src/EvalRunConfig.js"
+import type { EvalResult } from "../src/EvalResult.js"
+import { ResultStore, type ResultStoreService } from "../src/ResultStore.js"
+import { makeRunControl } from "../src/RunControl.js"
+import type { RunEvent } from "../src/RunEvents.js"
+import { runRollouts } from "../src/Runner.js"
+import { type FinalResult, Solver, type SolverService } from "../src/Solver.js"
+import { TaskAppError } from "../src/TaskAppError.js"
+
+const config = (overrides: Partial<EvalRunConfig> = {}): EvalRunConfig => ({
+  ...defaults,
+  app_id: "test",
+  task_app_url: "http://127.0.0.1:1",
+  task_app_api_key: null,
+  env_name: null,
+  seeds: [0, 1, 2],
+  model: null,
+  provider: null,
+  policy_name: null,
+  policy_config: {},
+  env_config: {},
+  ops: null,
+  ...overrides,
+})
+
+const final = (score: number): FinalResult => ({
+  _tag: "Final",
+  score,
+  reward_mean: score,
+  outcome_score: score,
+  events_score: null,
+  verifier_score: null,
+  tokens: null,
+  cost_usd: null,
+})
+
+const memoryStore = (previous: ReadonlyArray<EvalResult> = []) => {
+  const appended: Array<EvalResult> = []
+  const service: ResultStoreService = {
+    location: null,
+    completed: Effect.sync(() => new Map(previous.map((r) => [`${r.seed}:${r.attempt}`, r]))),
+    append: (result) => Effect.sync(() => void appended.push(result)),
+    saveSummary: () => Effect.void,
+  }
+  return { appended, layer: Layer.succeed(ResultStore, service) }
+}
+
+const solverLayer = (solve: SolverService["solve"], enforcesTimeout = true) =>
+  Layer.succeed(Solver, { name: "test", enforcesTimeout, solve })
+
+const rateLimited = (retryAfterMs: number) =>
+  new TaskAppError({ reason: "RateLimited", endpoint: "POST /rollout", status: 429, message: "429", retryAfterMs })
+
+describe("runner", () => {
+  it.effect("retries a 429 no sooner than its Retry-After, then records one result", () =>
+    Effect.gen(function* () {
+      const calls: Array<number> = []
+      const store = memoryStore()
+      const solve: SolverService["solve"] = () =>
+        Effect.flatMap(TestClock.currentTimeMillis, (now) => {
+          calls.push(now)
+          return calls.length < 3 ? Effect.fail(rateLimited(3_000)) : Effect.succeed(final(1))
+        })
+      const fiber = yield* Effect.fork(
+        runRollouts({ runId: "r", config: config({ seeds: [7] }) }).pipe(
+          Effect.provide(Layer.merge(store.layer, solverLayer(solve))),
+        ),
+      )
+      yield* TestClock.adjust("2999 millis")
+      expect(calls).toEqual([0])
+      yield* TestClock.adjust("1 millis")
+      expect(calls).toEqual([0, 3000])
+      yield* TestClock.adjust("3 seconds")
+      const outcome = yield* Fiber.join(fiber)
+      expect(calls).toEqual([0, 3000, 6000])
+      expect(store.appended).toHaveLength(1)
+      expect(store.appended[0]).toMatchObject({ seed: 7, status: "ok", retries: 2, score: 1 })
+      expect(outcome.summary.retries).toBe(2)
+    }),
+  )
+
+  it.effect("never retries an auth error or a decode error", () =>
+    Effect.gen(function* () {
+      let calls = 0
+      const store = memoryStore()
+      const solve: SolverService["solve"] = (task) => {
+        calls++
+        return Effect.fail(
+          new TaskAppError({
+            reason: task.key.seed === 0 ? "Unauthorized" : "Decode",
+            endpoint: "POST /rollout",
+            message: "no",
+          }),
+        )
+      }
+      yield* runRollouts({ runId: "r", config: config({ seeds: [0, 1] }) }).pipe(
+        Effect.provide(Layer.merge(store.layer, solverLayer(solve))),
+      )
+      expect(calls).toBe(2)
+      expect(store.appended.map((r) => r.error_kind).sort()).toEqual(["auth", "decode"])
+    }),
+  )
+
+  it.effect("gives up after max_retries and records the classified error", () =>
+    Effect.gen(function* () {
+      const store = memoryStore()
+      const solve: SolverService["solve"] = () =>
+        Effect.fail(new TaskAppError({ reason: "HttpStatus", status: 502, endpoint: "POST /rollout", message: "502" }))
+      const fiber = yield* Effect.fork(
+        runRollouts({ runId: "r", config: config({ seeds: [0], max_retries: 2 }) }).pipe(
+          Effect.provide(Layer.merge(store.layer, solverLayer(solve))),
+        ),
+      )
+      yield* TestClock.adjust("1 minute")
+      const outcome = yield* Fiber.join(fiber)
+      expect(store.appended[0]).toMatchObject({ status: "error", error_kind: "http_5xx", retries: 2 })
+      expect(outcome.summary.errors_by_kind).toEqual({ http_5xx: 1 })
+    }),
+  )
+
+  it.effect("times out in-process solvers that do not enforce the deadline themselves", () =>
+    Effect.gen(function* () {
+      const store = memoryStore()
+      const fiber = yield* Effect.fork(
+        runRollouts({ runId: "r", config: config({ seeds: [0], timeout_s: 5, max_retries: 0 }) }).pipe(
+          Effect.provide(Layer.merge(store.layer, solverLayer(() => Effect.never, false))),
+        ),
+      )
+      yield* TestClock.adjust("5 seconds")
+      yield* Fiber.join(fiber)
+      expect(store.appended[0]).toMatchObject({ status: "error", error_kind: "timeout" })
+    }),
+  )
+
+  it.effect("runs only the keys the store does not hold, attempts included", () =>
+    Effect.gen(function* () {
+      const done = { seed: 1, attempt: 1, status: "ok", score: 1 } as EvalResult
+      const store = memoryStore([done])
+      const seen: Array<string> = []
+      const solve: SolverService["solve"] = (task) =>
+        Effect.sync(() => {
+          seen.push(`${task.key.seed}:${task.key.attempt}`)
+          return final(0)
+        })
+      const outcome = yield* runRollouts({ runId: "r", config: config({ seeds: [0, 1], attempts: 2 }) }).pipe(
+        Effect.provide(Layer.merge(store.layer, solverLayer(solve))),
+      )
+      expect(seen.sort()).toEqual(["0:0", "0:1", "1:0"])
+      expect(outcome.summary.completed).toBe(4)
+      expect(outcome.summary.missing).toBe(0)
+    }),
+  )
+
+  it.scoped("a stop request ends the taking of new work and abandons waits; missing keys stay resumable", () =>
+    Effect.gen(function* () {
+      const store = memoryStore()
+      const control = makeRunControl()
+      const events = yield* PubSub.unbounded<RunEvent>()
+      const subscription = yield* PubSub.subscribe(events)
+      const solve: SolverService["solve"] = (task) =>
+        task.key.seed === 0 ? Effect.succeed(final(1)) : Effect.fail(rateLimited(60_000))
+      const fiber = yield* Effect.fork(
+        runRollouts({ runId: "r", config: config({ seeds: [0, 1, 2, 3], concurrency: 2 }), control, events }).pipe(
+          Effect.provide(Layer.merge(store.layer, solverLayer(solve))),
+        ),
+      )
+      yield* TestClock.adjust("1 second")
+      control.requestStop()
+      const outcome = yield* Fiber.join(fiber)
+      expect(outcome.interrupted).toBe(true)
+      expect(store.appended.map((r) => r.seed)).toEqual([0])
+      expect(outcome.summary.missing).toBe(3)
+      const tags = Array.from(yield* Queue.takeAll(subscription), (e) => e._tag)
+      expect(tags).toContain("StopRequested")
+      expect(tags.at(-1)).toBe("RunFinished")
+    }),
+  )
+})

@@ -1,0 +1,263 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Schema } from "effect"
+import type { EvalResult } from "../src/EvalResult.js"
+import { passAtK, RunSummary, SummaryAccumulator } from "../src/Summary.js"
+
+const result = (overrides: Partial<EvalResult>): EvalResult => ({
+  seed: 0,
+  score: null,
+  reward_mean: null,
+  outcome_score: null,
+  events_score: null,
+  latency_ms: null,
+  verifier_score: null,
+  tokens: null,
+  cost_usd: null,
+  error: null,
+  attempt: 0,
+  status: "ok",
+  error_kind: null,
+  retries: 0,
+  started_at: "2025-01-01T00:00:00.000Z",
+  finished_at: "2025-01-01T00:00:01.000Z",
+  ...overrides,
+})
+
+const failed = (overrides: Partial<EvalResult>): EvalResult =>
+  result({ status: "error", error: "boom", error_kind: "timeout", ...overrides })
+
+const summarize = (results: ReadonlyArray<EvalResult>, options = { attempts: 1, passThreshold: 1 }, durationMs = 2000) => {
+  const acc = new SummaryAccumulator(options)
+  for (const r of results) acc.add(r)
+  return acc.summarize({ runId: "run-1", plannedKeys: results.length, missingKeys: [], durationMs })
+}
+
+describe("passAtK", () => {
+  it("matches hand-computed values of the unbiased estimator", () => {
+    expect(passAtK(5, 2, 1)).toBeCloseTo(0.4, 12)
+    expect(passAtK(5, 2, 2)).toBeCloseTo(0.7, 12)
+    // 1 - C(8,3)/C(10,3) = 1 - 56/120
+    expect(passAtK(10, 2, 3)).toBeCloseTo(1 - 56 / 120, 12)
+    expect(passAtK(5, 0, 3)).toBe(0)
+    expect(passAtK(5, 4, 2)).toBe(1)
+    expect(passAtK(5, 5, 5)).toBe(1)
+  })
+
+  it("stays finite where binomial coefficients would overflow", () => {
+    const p = passAtK(2000, 3, 1000)
+    expect(p).toBeGreaterThan(0.87)
+    expect(p).toBeLessThan(0.88)
+  })
+})
+
+describe("SummaryAccumulator", () => {
+  it("computes score statistics by hand: mean, stderr, t-interval, pass rate, extremes", () => {
+    const s = summarize([0, 0.5, 1, 1].map((score, seed) => result({ seed, score })))
+    // mean 0.625; sample variance ((0.390625 + 0.015625 + 0.140625 * 2) / 3) = 0.2291666…
+    const stderr = Math.sqrt(0.6875 / 3 / 4)
+    expect(s.metrics.count).toBe(4)
+    expect(s.metrics.mean_score).toBeCloseTo(0.625, 12)
+    expect(s.metrics.stderr).toBeCloseTo(stderr, 12)
+    expect(s.metrics.ci95![0]).toBeCloseTo(0.625 - 3.1824 * stderr, 12)
+    expect(s.metrics.ci95![1]).toBeCloseTo(0.625 + 3.1824 * stderr, 12)
+    expect(s.metrics.pass_rate).toBe(0.5)
+    expect(s.metrics.min).toBe(0)
+    expect(s.metrics.max).toBe(1)
+  })
+
+  it("approaches the normal 1.96 for large samples", () => {
+    const scores = Array.from({ length: 10_000 }, (_, seed) => result({ seed, score: seed % 2 }))
+    const m = summarize(scores).metrics
+    expect((m.ci95![1] - m.mean_score!) / m.stderr!).toBeCloseTo(1.9602, 4)
+  })
+
+  it("excludes errors from metrics but counts them as 0 in metrics_including_errors", () => {
+    const s = summarize([
+      result({ seed: 0, score: 1 }),
+      result({ seed: 1, score: 0.5 }),
+      failed({ seed: 2 }),
+      failed({ seed: 3, error_kind: "http_4xx" }),
+      failed({ seed: 4, error_kind: null }),
+    ])
+    expect(s.ok).toBe(2)
+    expect(s.errored).toBe(3)
+    expect(s.completed).toBe(5)
+    expect(s.metrics.count).toBe(2)
+    expect(s.metrics.mean_score).toBeCloseTo(0.75, 12)
+    expect(s.metrics.pass_rate).toBe(0.5)
+    expect(s.metrics_including_errors.count).toBe(5)
+    expect(s.metrics_including_errors.mean_score).toBeCloseTo(0.3, 12)
+    expect(s.metrics_including_errors.pass_rate).toBeCloseTo(0.2, 12)
+    expect(s.metrics_including_errors.min).toBe(0)
+    expect(s.errors_by_kind).toEqual({ timeout: 1, http_4xx: 1, unknown: 1 })
+  })
+
+  it("never lets an error pass, even with a threshold of 0", () => {
+    const s = summarize([result({ score: 0 }), failed({ seed: 1 })], { attempts: 1, passThreshold: 0 })
+    expect(s.metrics.pass_rate).toBe(1)
+    expect(s.metrics_including_errors.pass_rate).toBe(0.5)
+  })
+
+  it("leaves ok rollouts without a score out of both score metrics", () => {
+    const s = summarize([result({ score: 1 }), result({ seed: 1, score: null })])
+    expect(s.ok).toBe(2)
+    expect(s.metrics.count).toBe(1)
+    expect(s.metrics_including_errors.count).toBe(1)
+    expect(s.metrics.stderr).toBeNull()
+    expect(s.metrics.ci95).toBeNull()
+    expect(s.metrics.mean_score).toBe(1)
+  })
+
+  it("summarizes an empty run without inventing numbers", () => {
+    const acc = new SummaryAccumulator({ attempts: 1, passThreshold: 1 })
+    const s = acc.summarize({ runId: "empty", plannedKeys: 0, missingKeys: [], durationMs: 0 })
+    expect(s).toEqual({
+      run_id: "empty",
+      planned: 0,
+      completed: 0,
+      ok: 0,
+      errored: 0,
+      missing: 0,
+      missing_keys: [],
+      is_valid: false,
+      invalid_reasons: ["no rollout completed"],
+      pass_threshold: 1,
+      metrics: { count: 0, mean_score: null, stderr: null, ci95: null, pass_rate: null, min: null, max: null },
+      metrics_including_errors: {
+        count: 0,
+        mean_score: null,
+        stderr: null,
+        ci95: null,
+        pass_rate: null,
+        min: null,
+        max: null,
+      },
+      errors_by_kind: {},
+      pass_at_k: null,
+      latency_ms: null,
+      tokens: { total: null, mean_per_rollout: null, rollouts_with_tokens: 0 },
+      cost_usd: { total: null, mean_per_rollout: null, rollouts_priced: 0 },
+      retries: 0,
+      duration_s: 0,
+      throughput_per_s: null,
+    })
+    expect(Schema.is(RunSummary)(s)).toBe(true)
+  })
+
+  it("interpolates latency percentiles linearly over completed rollouts, errors included", () => {
+    const latencies = [40, 10, 30, 20, 50, 60, 70, 80, 90, 100]
+    const s = summarize(
+      latencies.map((latency_ms, seed) => (seed === 0 ? failed({ seed, latency_ms }) : result({ seed, latency_ms }))),
+    )
+    expect(s.latency_ms).toEqual({ mean: 55, p50: 55, p90: 91, p99: expect.any(Number), max: 100 })
+    expect(s.latency_ms!.p99).toBeCloseTo(99.1, 10)
+  })
+
+  it("reports one latency as every percentile and keeps working after a summary", () => {
+    const acc = new SummaryAccumulator({ attempts: 1, passThreshold: 1 })
+    acc.add(result({ latency_ms: 7 }))
+    const info = { runId: "r", plannedKeys: 2, missingKeys: [], durationMs: 1000 }
+    expect(acc.summarize(info).latency_ms).toEqual({ mean: 7, p50: 7, p90: 7, p99: 7, max: 7 })
+    acc.add(result({ seed: 1, latency_ms: 3 }))
+    const two = acc.summarize(info).latency_ms!
+    expect([two.mean, two.p50, two.max]).toEqual([5, 5, 7])
+    expect(two.p90).toBeCloseTo(6.6, 12)
+  })
+
+  it("grows latency storage past its initial capacity", () => {
+    const results = Array.from({ length: 5000 }, (_, seed) => result({ seed, latency_ms: seed + 1 }))
+    const s = summarize(results)
+    expect(s.latency_ms!.max).toBe(5000)
+    expect(s.latency_ms!.p50).toBe(2500.5)
+    expect(s.latency_ms!.mean).toBe(2500.5)
+  })
+
+  it("computes pass@k over seeds with the unbiased estimator, errors counting as incorrect", () => {
+    const results: Array<EvalResult> = []
+    // seed 0: 2 of 5 correct; seed 1: 5 of 5 correct, one of them errored → 4 of 5
+    for (let attempt = 0; attempt < 5; attempt++) {
+      results.push(result({ seed: 0, attempt, score: attempt < 2 ? 1 : 0 }))
+      results.push(attempt === 4 ? failed({ seed: 1, attempt }) : result({ seed: 1, attempt, score: 1 }))
+    }
+    const s = summarize(results, { attempts: 5, passThreshold: 1 })
+    expect(Object.keys(s.pass_at_k!)).toEqual(["1", "2", "3", "4", "5"])
+    expect(s.pass_at_k!["1"]).toBeCloseTo((0.4 + 0.8) / 2, 12)
+    expect(s.pass_at_k!["2"]).toBeCloseTo((0.7 + 1) / 2, 12)
+    expect(s.pass_at_k!["5"]).toBe(1)
+  })
+
+  it("averages pass@k only over seeds with at least k attempts", () => {
+    const s = summarize(
+      [
+        result({ seed: 0, attempt: 0, score: 1 }),
+        result({ seed: 0, attempt: 1, score: 0 }),
+        result({ seed: 1, attempt: 0, score: 0 }),
+      ],
+      { attempts: 3, passThreshold: 0.5 },
+    )
+    expect(s.pass_at_k).toEqual({ "1": 0.25, "2": 1, "3": null })
+  })
+
+  it("has no pass@k for a single attempt", () => {
+    expect(summarize([result({ score: 1 })]).pass_at_k).toBeNull()
+  })
+
+  it("totals tokens and cost, null rather than 0 when nothing reported them", () => {
+    const s = summarize([
+      result({ tokens: 100, cost_usd: 0.001 }),
+      result({ seed: 1, tokens: 300 }),
+      failed({ seed: 2, tokens: 50 }),
+    ])
+    expect(s.tokens).toEqual({ total: 450, mean_per_rollout: 150, rollouts_with_tokens: 3 })
+    expect(s.cost_usd).toEqual({ total: 0.001, mean_per_rollout: 0.001, rollouts_priced: 1 })
+    const unpriced = summarize([result({ tokens: 10 })])
+    expect(unpriced.cost_usd).toEqual({ total: null, mean_per_rollout: null, rollouts_priced: 0 })
+  })
+
+  it("counts retries, duration and throughput", () => {
+    const s = summarize([result({ retries: 2 }), failed({ seed: 1, retries: 3 }), result({ seed: 2 })], undefined, 1500)
+    expect(s.retries).toBe(5)
+    expect(s.duration_s).toBe(1.5)
+    expect(s.throughput_per_s).toBe(2)
+  })
+
+  it("decides validity from missing keys and the error rate", () => {
+    const ok = Array.from({ length: 20 }, (_, seed) => result({ seed, score: 1 }))
+    expect(summarize(ok).is_valid).toBe(true)
+    expect(summarize([...ok.slice(1), failed({ seed: 0 })]).is_valid).toBe(true)
+    const tooMany = summarize([...ok.slice(2), failed({ seed: 0 }), failed({ seed: 1 })])
+    expect(tooMany.is_valid).toBe(false)
+    expect(tooMany.invalid_reasons).toEqual(["10% of rollouts errored (more than 5%)"])
+
+    const acc = new SummaryAccumulator({ attempts: 1, passThreshold: 1 })
+    for (const r of ok) acc.add(r)
+    const missingKeys = Array.from({ length: 150 }, (_, i) => ({ seed: 100 + i, attempt: 0 }))
+    const s = acc.summarize({ runId: "r", plannedKeys: 170, missingKeys, durationMs: 1 })
+    expect(s.is_valid).toBe(false)
+    expect(s.missing).toBe(150)
+    expect(s.missing_keys).toHaveLength(100)
+    expect(s.missing_keys[0]).toEqual({ seed: 100, attempt: 0 })
+    expect(s.invalid_reasons).toEqual(["150 of 170 rollouts missing"])
+  })
+
+  it("ignores non-finite numbers instead of poisoning the totals", () => {
+    const s = summarize([result({ score: Number.NaN, latency_ms: Number.POSITIVE_INFINITY, tokens: Number.NaN })])
+    expect(s.metrics.count).toBe(0)
+    expect(s.latency_ms).toBeNull()
+    expect(s.tokens.total).toBeNull()
+  })
+
+  it("adds a result in about a microsecond and stays JSON-serialisable", () => {
+    const acc = new SummaryAccumulator({ attempts: 4, passThreshold: 1 })
+    const rows = Array.from({ length: 100_000 }, (_, i) =>
+      result({ seed: i >> 2, attempt: i & 3, score: i % 3 === 0 ? 1 : 0, latency_ms: i % 997, tokens: 10, cost_usd: 1e-5 }),
+    )
+    const started = performance.now()
+    for (const r of rows) acc.add(r)
+    const s = acc.summarize({ runId: "big", plannedKeys: rows.length, missingKeys: [], durationMs: 1000 })
+    const elapsedMs = performance.now() - started
+    expect(s.completed).toBe(100_000)
+    expect(elapsedMs).toBeLessThan(1000)
+    expect(Schema.decodeUnknownSync(RunSummary)(JSON.parse(JSON.stringify(s)))).toEqual(s)
+  })
+})
