@@ -32,7 +32,9 @@ export class ProgressDisplay {
         this.latest = event.progress
         break
       case "StopRequested":
-        this.println(`stopping: no new rollouts; waiting for ${event.inFlight} in flight (Ctrl-C again to abandon them)`)
+        this.println(
+          `stopping: no new rollouts; waiting for ${event.inFlight} in flight (Ctrl-C again to abandon them)`,
+        )
         break
       case "RunFinished":
         this.stop()
@@ -49,7 +51,8 @@ export class ProgressDisplay {
   }
 
   stop(): void {
-    if (this.timer !== null) clearInterval(this.timer)
+    if (this.timer === null) return
+    clearInterval(this.timer)
     this.timer = null
     this.render()
     if (this.live && this.lastLineLength > 0) this.out.write("\n")

@@ -3,7 +3,7 @@ import { join } from "node:path"
 import { Effect, Fiber, Layer, PubSub, Queue } from "effect"
 import type { EvalRunConfig } from "./EvalRunConfig.js"
 import { HttpTaskAppSolverLayer } from "./HttpTaskAppSolver.js"
-import { type RunControl, makeRunControl } from "./RunControl.js"
+import { makeRunControl, type RunControl } from "./RunControl.js"
 import {
   configFromManifest,
   initRunDirectory,
@@ -113,7 +113,5 @@ export const runEval = (config: EvalRunConfig, options: RunEvalOptions = {}): Pr
     yield* Effect.flatMap(Queue.takeAll(subscription), deliver)
     return outcome
   })
-  return Effect.runPromise(Effect.scoped(program)).finally(() =>
-    options.signal?.removeEventListener("abort", onAbort),
-  )
+  return Effect.runPromise(Effect.scoped(program)).finally(() => options.signal?.removeEventListener("abort", onAbort))
 }

@@ -1,11 +1,11 @@
-import { randomBytes } from "node:crypto"
 import type { RolloutKey } from "./EvalResult.js"
 import type { EvalRunConfig } from "./EvalRunConfig.js"
+import { randomHex } from "./internal/randomHex.js"
 import type { RolloutRequest } from "./TaskAppWire.js"
 
 /** `{app_id|env_name|"eval"}-seed-{seed}-{8 hex}`, synth-ai's run_id form. */
 export const makeRolloutId = (config: EvalRunConfig, seed: number): string =>
-  `${config.app_id ?? config.env_name ?? "eval"}-seed-${seed}-${randomBytes(4).toString("hex")}`
+  `${config.app_id ?? config.env_name ?? "eval"}-seed-${seed}-${randomHex(4)}`
 
 const LIFTED_POLICY_KEYS = new Set(["output_mode", "structured_config"])
 

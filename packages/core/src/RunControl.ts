@@ -1,4 +1,4 @@
-import { Deferred, Effect, Exit, FiberId } from "effect"
+import { Deferred, type Effect, Exit, FiberId } from "effect"
 
 /**
  * Lets the outside world (a signal handler, a job cancel) stop a run. Plain callbacks, because signal

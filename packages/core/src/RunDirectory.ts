@@ -1,9 +1,18 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs"
-import { createReadStream } from "node:fs"
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs"
 import { appendFile, stat, truncate } from "node:fs/promises"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
-import { Effect, Layer, Redacted, Schema } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { type EvalResult, rolloutKeyId } from "./EvalResult.js"
 import { type EvalRunConfig, type PublicEvalRunConfig, publicConfig } from "./EvalRunConfig.js"
 import { ResultStore, type ResultStoreService, StoreError } from "./ResultStore.js"
@@ -64,10 +73,7 @@ export const readRunManifest = (dir: string) =>
   })
 
 /** Rebuilds the runnable config from a manifest; the API key is never on disk and comes from the caller. */
-export const configFromManifest = (
-  manifest: RunDirectoryManifest,
-  apiKey: string | undefined,
-): EvalRunConfig => {
+export const configFromManifest = (manifest: RunDirectoryManifest, apiKey: string | undefined): EvalRunConfig => {
   const c = manifest.config
   return {
     app_id: c.app_id,
@@ -91,7 +97,13 @@ export const configFromManifest = (
   }
 }
 
-const decodeJournalLine = Schema.decodeUnknownOption(Schema.parseJson(Schema.Unknown))
+const parseJournalLine = (line: string): EvalResult | undefined => {
+  try {
+    return JSON.parse(line) as EvalResult
+  } catch {
+    return undefined
+  }
+}
 
 /**
  * Reads the journal, the last line of each key winning. Only the final line can be torn (a crash in the
@@ -112,12 +124,9 @@ export const readJournal = (dir: string) =>
         lastLineStart = offset
         offset += Buffer.byteLength(line) + 1
         if (line === "") continue
-        const parsed = decodeJournalLine(line)
-        lastLineWhole = parsed._tag === "Some"
-        if (parsed._tag === "Some") {
-          const result = parsed.value as EvalResult
-          results.set(rolloutKeyId(result), result)
-        }
+        const result = parseJournalLine(line)
+        lastLineWhole = result !== undefined
+        if (result !== undefined) results.set(rolloutKeyId(result), result)
       }
       const size = (await stat(path)).size
       if (!lastLineWhole) await truncate(path, lastLineStart)

@@ -1,8 +1,8 @@
-import { Duration, Effect, Either, Fiber, PubSub } from "effect"
+import { Duration, Effect, Fiber, PubSub } from "effect"
 import { type BackoffPolicy, defaultBackoff, retryDelay } from "./Backoff.js"
 import { type EvalResult, type RolloutKey, rolloutKeyId } from "./EvalResult.js"
 import type { EvalRunConfig } from "./EvalRunConfig.js"
-import { ResultStore } from "./ResultStore.js"
+import { ResultStore, type StoreError } from "./ResultStore.js"
 import { makeRolloutId } from "./RolloutRequestBuilder.js"
 import { makeRunControl, type RunControl } from "./RunControl.js"
 import type { RunEvent, RunProgress } from "./RunEvents.js"
@@ -44,35 +44,60 @@ const withDeadline = (solver: SolverService, timeoutS: number) =>
 
 const isRetryable = (error: RolloutFailure) => error.retryable
 
-const okResult = (key: RolloutKey, final: FinalResult) => ({
-  seed: key.seed,
-  attempt: key.attempt,
-  score: final.score,
-  reward_mean: final.reward_mean,
-  outcome_score: final.outcome_score,
-  events_score: final.events_score,
-  verifier_score: final.verifier_score,
-  tokens: final.tokens,
-  cost_usd: final.cost_usd,
-  status: final.aborted === true ? ("error" as const) : ("ok" as const),
-  error: final.aborted === true ? "the task app aborted the rollout" : null,
-  error_kind: final.aborted === true ? ("aborted" as const) : null,
-})
+interface Attempt {
+  readonly key: RolloutKey
+  readonly rolloutId: string
+  readonly startedAt: string
+  readonly retries: number
+  readonly latencyMs: number
+}
 
-const errorResult = (key: RolloutKey, error: RolloutFailure) => ({
-  seed: key.seed,
-  attempt: key.attempt,
+/** Built as one literal (no spreads): this runs once per rollout on the hot path. */
+const okResult = (a: Attempt, final: FinalResult): EvalResult => {
+  const aborted = final.aborted === true
+  const result: EvalResult = {
+    seed: a.key.seed,
+    attempt: a.key.attempt,
+    score: final.score,
+    reward_mean: final.reward_mean,
+    outcome_score: final.outcome_score,
+    events_score: final.events_score,
+    latency_ms: a.latencyMs,
+    verifier_score: final.verifier_score,
+    tokens: final.tokens,
+    cost_usd: final.cost_usd,
+    error: aborted ? "the task app aborted the rollout" : null,
+    status: aborted ? "error" : "ok",
+    error_kind: aborted ? "aborted" : null,
+    retries: a.retries,
+    started_at: a.startedAt,
+    finished_at: new Date().toISOString(),
+    run_id: a.rolloutId,
+  }
+  return final.trace === undefined ? result : { ...result, trace: final.trace }
+}
+
+const errorResult = (a: Attempt, error: RolloutFailure): EvalResult => ({
+  seed: a.key.seed,
+  attempt: a.key.attempt,
   score: null,
   reward_mean: null,
   outcome_score: null,
   events_score: null,
+  latency_ms: a.latencyMs,
   verifier_score: null,
   tokens: null,
   cost_usd: null,
-  status: "error" as const,
   error: error.message,
+  status: "error",
   error_kind: error.kind,
+  retries: a.retries,
+  started_at: a.startedAt,
+  finished_at: new Date().toISOString(),
+  run_id: a.rolloutId,
 })
+
+const elapsedSince = (t0: number) => Math.round((performance.now() - t0) * 100) / 100
 
 /**
  * Runs every rollout of a run that the store does not already hold: bounded concurrency, retries with
@@ -120,55 +145,56 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
   const record = (result: EvalResult) =>
     Effect.uninterruptible(
       Effect.flatMap(store.append(result), () => {
-      finished.add(rolloutKeyId(result))
-      summary.add(result)
-      counters.done++
-      counters.retries += result.retries
-      if (result.status === "ok") counters.ok++
-      else counters.errored++
-      if (result.score !== null) {
-        counters.scoreSum += result.score
-        counters.scored++
-      }
+        finished.add(rolloutKeyId(result))
+        summary.add(result)
+        counters.done++
+        counters.retries += result.retries
+        if (result.status === "ok") counters.ok++
+        else counters.errored++
+        if (result.score !== null) {
+          counters.scoreSum += result.score
+          counters.scored++
+        }
         return publish({ _tag: "RolloutFinished", result, progress: progress() })
       }),
     )
 
   /** Resolves to the finished result, or null when a stop arrived while waiting to retry. */
-  const attemptRollout = (key: RolloutKey) =>
-    Effect.gen(function* () {
-      const task = { runId, key, rolloutId: makeRolloutId(config, key.seed), config }
-      const startedAtIso = new Date().toISOString()
-      for (let retries = 0; ; retries++) {
-        const t0 = performance.now()
-        const outcome = yield* Effect.either(solve(task))
-        const latency_ms = Math.round((performance.now() - t0) * 100) / 100
-        const stamp = { latency_ms, retries, started_at: startedAtIso, finished_at: new Date().toISOString() }
-        if (Either.isRight(outcome)) {
-          const final = outcome.right
-          const trace = final.trace === undefined ? {} : { trace: final.trace }
-          return { ...okResult(key, final), ...stamp, run_id: task.rolloutId, ...trace } satisfies EvalResult
-        }
-        const error = outcome.left
-        if (!isRetryable(error) || retries >= config.max_retries || control.isStopRequested()) {
-          return { ...errorResult(key, error), ...stamp, run_id: task.rolloutId } satisfies EvalResult
-        }
-        const delay = yield* retryDelay(backoff, retries + 1, error.retryAfterMs)
-        yield* publish({
-          _tag: "RolloutRetried",
-          key,
-          retry: retries + 1,
-          errorKind: error.kind,
-          error: error.message,
-          delayMs: Duration.toMillis(delay),
-        })
-        const stopped = yield* Effect.raceFirst(
-          Effect.as(Effect.sleep(delay), false),
-          Effect.as(control.stopped, true),
-        )
-        if (stopped) return null
-      }
-    })
+  const attemptRollout = (key: RolloutKey): Effect.Effect<EvalResult | null> => {
+    const rolloutId = makeRolloutId(config, key.seed)
+    const task = { runId, key, rolloutId, config }
+    const startedAt = new Date().toISOString()
+    const tryOnce = (retries: number): Effect.Effect<EvalResult | null> => {
+      const t0 = performance.now()
+      return Effect.matchEffect(solve(task), {
+        onSuccess: (final) =>
+          Effect.succeed(okResult({ key, rolloutId, startedAt, retries, latencyMs: elapsedSince(t0) }, final)),
+        onFailure: (error) => {
+          const attempt = { key, rolloutId, startedAt, retries, latencyMs: elapsedSince(t0) }
+          if (!isRetryable(error) || retries >= config.max_retries || control.isStopRequested()) {
+            return Effect.succeed(errorResult(attempt, error))
+          }
+          return retryDelay(backoff, retries + 1, error.retryAfterMs).pipe(
+            Effect.tap((delay) =>
+              publish({
+                _tag: "RolloutRetried",
+                key,
+                retry: retries + 1,
+                errorKind: error.kind,
+                error: error.message,
+                delayMs: Duration.toMillis(delay),
+              }),
+            ),
+            Effect.flatMap((delay) =>
+              Effect.raceFirst(Effect.as(Effect.sleep(delay), false), Effect.as(control.stopped, true)),
+            ),
+            Effect.flatMap((stopped) => (stopped ? Effect.succeed(null) : tryOnce(retries + 1))),
+          )
+        },
+      })
+    }
+    return tryOnce(0)
+  }
 
   const pending = planKeys(config)
   const nextKey = (): RolloutKey | undefined => {
@@ -179,20 +205,20 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
     return undefined
   }
 
-  const worker = Effect.gen(function* () {
-    for (let key = nextKey(); key !== undefined; key = nextKey()) {
+  const work = (): Effect.Effect<void, StoreError> =>
+    Effect.suspend(() => {
+      const key = nextKey()
+      if (key === undefined) return Effect.void
       counters.inFlight++
-      const result = yield* Effect.ensuring(
-        attemptRollout(key),
-        Effect.sync(() => counters.inFlight--),
-      )
-      if (result !== null) yield* record(result)
-    }
-  })
+      return Effect.flatMap(attemptRollout(key), (result) => {
+        counters.inFlight--
+        return result === null ? work() : Effect.flatMap(record(result), work)
+      })
+    })
 
   const workers = Math.max(1, Math.min(config.concurrency, planned - alreadyDone))
   const pool = yield* Effect.fork(
-    Effect.all(Array.from({ length: workers }, () => worker), { concurrency: "unbounded", discard: true }),
+    Effect.all(Array.from({ length: workers }, work), { concurrency: "unbounded", discard: true }),
   )
   yield* Effect.raceFirst(Fiber.join(pool), Effect.zipRight(control.cancelled, Fiber.interrupt(pool)))
 

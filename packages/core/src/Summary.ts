@@ -51,9 +51,19 @@ export const RunSummary = Schema.Struct({
   errors_by_kind: Schema.Record({ key: Schema.String, value: Schema.Number }),
   pass_at_k: Schema.NullOr(Schema.Record({ key: Schema.String, value: NullableNumber })),
   latency_ms: Schema.NullOr(
-    Schema.Struct({ mean: Schema.Number, p50: Schema.Number, p90: Schema.Number, p99: Schema.Number, max: Schema.Number }),
+    Schema.Struct({
+      mean: Schema.Number,
+      p50: Schema.Number,
+      p90: Schema.Number,
+      p99: Schema.Number,
+      max: Schema.Number,
+    }),
   ),
-  tokens: Schema.Struct({ total: NullableNumber, mean_per_rollout: NullableNumber, rollouts_with_tokens: Schema.Number }),
+  tokens: Schema.Struct({
+    total: NullableNumber,
+    mean_per_rollout: NullableNumber,
+    rollouts_with_tokens: Schema.Number,
+  }),
   cost_usd: Schema.Struct({ total: NullableNumber, mean_per_rollout: NullableNumber, rollouts_priced: Schema.Number }),
   retries: Schema.Number,
   duration_s: Schema.Number,
@@ -77,9 +87,8 @@ export const passAtK = (n: number, c: number, k: number): number => {
 
 /** Two-sided 95% Student-t critical values for 1–30 degrees of freedom. */
 const T_975 = [
-  12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.306, 2.2622, 2.2281, 2.201, 2.1788, 2.1604, 2.1448,
-  2.1314, 2.1199, 2.1098, 2.1009, 2.093, 2.086, 2.0796, 2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484,
-  2.0452, 2.0423,
+  12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.306, 2.2622, 2.2281, 2.201, 2.1788, 2.1604, 2.1448, 2.1314,
+  2.1199, 2.1098, 2.1009, 2.093, 2.086, 2.0796, 2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423,
 ]
 const Z_975 = 1.959963984540054
 

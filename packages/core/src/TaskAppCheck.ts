@@ -1,10 +1,10 @@
-import { Effect, Either, Redacted } from "effect"
-import { makeRolloutId, buildRolloutRequest } from "./RolloutRequestBuilder.js"
+import { Effect, Either, type Redacted } from "effect"
 import { defaults, type EvalRunConfig } from "./EvalRunConfig.js"
+import { formatParseIssues, renderPath } from "./internal/formatIssues.js"
 import { metricsOf, scoreOf } from "./RolloutOutcome.js"
+import { buildRolloutRequest, makeRolloutId } from "./RolloutRequestBuilder.js"
 import { classifyResponse, type RawResponse, TaskAppClient } from "./TaskAppClient.js"
 import { decodeRolloutResponse } from "./TaskAppWire.js"
-import { formatParseIssues, renderPath } from "./internal/formatIssues.js"
 
 export interface CheckFinding {
   readonly check: string
@@ -54,7 +54,11 @@ export const checkTaskApp = Effect.fn("TaskAppCheck.check")(function* (options: 
     add(fail("GET /", `the task app is not reachable: ${root.left.message}`))
     return findings
   }
-  add(root.right.status === 200 ? pass("GET /", "answers without a key") : fail("GET /", `answered ${root.right.status}, expected 200 without a key`))
+  add(
+    root.right.status === 200
+      ? pass("GET /", "answers without a key")
+      : fail("GET /", `answered ${root.right.status}, expected 200 without a key`),
+  )
 
   const health = yield* get("/health")
   if (Either.isRight(health)) {
@@ -68,19 +72,27 @@ export const checkTaskApp = Effect.fn("TaskAppCheck.check")(function* (options: 
     const anonymous = yield* get("/health", false)
     if (Either.isRight(anonymous)) {
       const classified = classifyResponse("GET /health", anonymous.right)
-      if (Either.isRight(classified)) add(warn("auth", "GET /health answers without an API key; anyone can use this task app"))
-      else if (classified.left.reason === "Unauthorized") add(pass("auth", `a request without a key is refused (${anonymous.right.status})`))
-      else add(fail("auth", `a request without a key got ${anonymous.right.status}, expected 400 "unauthorised" or 401`))
+      if (Either.isRight(classified))
+        add(warn("auth", "GET /health answers without an API key; anyone can use this task app"))
+      else if (classified.left.reason === "Unauthorized")
+        add(pass("auth", `a request without a key is refused (${anonymous.right.status})`))
+      else
+        add(fail("auth", `a request without a key got ${anonymous.right.status}, expected 400 "unauthorised" or 401`))
     }
   } else add(warn("auth", "no API key given (ENVIRONMENT_API_KEY or --api-key): auth rules not checked"))
 
   const info = yield* get("/info")
   if (Either.isRight(info)) {
     const body = parseJson(info.right)
-    if (info.right.status !== 200 || !isObject(body)) add(fail("GET /info", `answered ${info.right.status} without a JSON object`))
+    if (info.right.status !== 200 || !isObject(body))
+      add(fail("GET /info", `answered ${info.right.status} without a JSON object`))
     else {
       const missing = ["service", "dataset"].filter((k) => !(k in body))
-      add(missing.length === 0 ? pass("GET /info", "has service and dataset") : warn("GET /info", `lacks ${missing.join(", ")}`))
+      add(
+        missing.length === 0
+          ? pass("GET /info", "has service and dataset")
+          : warn("GET /info", `lacks ${missing.join(", ")}`),
+      )
     }
   } else add(fail("GET /info", info.left.message))
 
@@ -100,7 +112,10 @@ export const checkTaskApp = Effect.fn("TaskAppCheck.check")(function* (options: 
     add(
       one.right.status === 200 && isObject(body)
         ? pass("GET /task_info?seed", "one seed answers one object")
-        : fail("GET /task_info?seed", `one seed should answer one JSON object, got ${one.right.status} ${Array.isArray(body) ? "a list" : ""}`),
+        : fail(
+            "GET /task_info?seed",
+            `one seed should answer one JSON object, got ${one.right.status} ${Array.isArray(body) ? "a list" : ""}`,
+          ),
     )
   }
   const two = yield* get(`/task_info?seed=${seed}&seed=${seed + 1}`)
@@ -147,11 +162,20 @@ export const checkTaskApp = Effect.fn("TaskAppCheck.check")(function* (options: 
   }
   const decoded = decodeRolloutResponse(classified.right)
   if (Either.isLeft(decoded)) {
-    add(fail("POST /rollout", `the response does not match the contract: ${formatParseIssues(decoded.left, (p) => renderPath("", p))}`))
+    add(
+      fail(
+        "POST /rollout",
+        `the response does not match the contract: ${formatParseIssues(decoded.left, (p) => renderPath("", p))}`,
+      ),
+    )
     return findings
   }
   const response = decoded.right
-  add(response.run_id === rolloutId ? pass("rollout run_id", "echoed") : fail("rollout run_id", `expected "${rolloutId}", got ${JSON.stringify(response.run_id)}`))
+  add(
+    response.run_id === rolloutId
+      ? pass("rollout run_id", "echoed")
+      : fail("rollout run_id", `expected "${rolloutId}", got ${JSON.stringify(response.run_id)}`),
+  )
   add(
     response.trace_correlation_id === rolloutId
       ? pass("rollout trace_correlation_id", "echoed")
@@ -161,17 +185,30 @@ export const checkTaskApp = Effect.fn("TaskAppCheck.check")(function* (options: 
   if (metrics === undefined) add(fail("rollout metrics", "neither metrics nor reward_info is present"))
   else {
     const score = scoreOf(metrics)
-    add(score === null ? fail("rollout score", "no outcome_objectives.reward, outcome_reward, outcome_score, reward_mean or mean_return") : pass("rollout score", `score ${score}`))
+    add(
+      score === null
+        ? fail(
+            "rollout score",
+            "no outcome_objectives.reward, outcome_reward, outcome_score, reward_mean or mean_return",
+          )
+        : pass("rollout score", `score ${score}`),
+    )
     const lacksLegacy = LEGACY_METRICS.filter((k) => metrics[k] === undefined)
     const lacksNew = NEW_METRICS.filter((k) => metrics[k] === undefined)
-    if (lacksLegacy.length > 0) add(warn("legacy metric names", `missing ${lacksLegacy.join(", ")}: older synth-ai clients read these`))
-    if (lacksNew.length > 0) add(warn("new metric names", `missing ${lacksNew.join(", ")}: newer synth-ai clients read these`))
+    if (lacksLegacy.length > 0)
+      add(warn("legacy metric names", `missing ${lacksLegacy.join(", ")}: older synth-ai clients read these`))
+    if (lacksNew.length > 0)
+      add(warn("new metric names", `missing ${lacksNew.join(", ")}: newer synth-ai clients read these`))
   }
   add(
     Array.isArray(response.trajectories) && response.trajectories.length > 0
       ? pass("rollout trajectories", `${response.trajectories.length} trajectory(ies)`)
       : warn("rollout trajectories", "none returned"),
   )
-  add(response.trace === undefined || response.trace === null ? warn("rollout trace", "no trace although return_trace was true") : pass("rollout trace", "returned"))
+  add(
+    response.trace === undefined || response.trace === null
+      ? warn("rollout trace", "no trace although return_trace was true")
+      : pass("rollout trace", "returned"),
+  )
   return findings
 })

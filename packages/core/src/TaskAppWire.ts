@@ -1,4 +1,5 @@
-import { Schema } from "effect"
+import { Either, type ParseResult, Schema } from "effect"
+import { conformsToRolloutResponse } from "./internal/conformsToRolloutResponse.js"
 
 /**
  * The synth-ai task-app wire contract. Requests are the superset every generation accepts; responses are
@@ -122,11 +123,14 @@ export const RolloutResponse = Schema.Struct({
 })
 export type RolloutResponse = typeof RolloutResponse.Type
 
-/** Decoding keeps unknown keys so nothing a task app reports is thrown away. */
-export const decodeRolloutResponse = Schema.decodeUnknownEither(RolloutResponse, {
-  onExcessProperty: "preserve",
-  errors: "first",
-})
+const decodeWithSchema = Schema.decodeUnknownEither(RolloutResponse, { onExcessProperty: "preserve", errors: "first" })
+
+/**
+ * Decoding keeps unknown keys so nothing a task app reports is thrown away. It is on the hot path, so a
+ * conforming value is checked by hand and passed through as is; only a suspect one pays for the Schema.
+ */
+export const decodeRolloutResponse = (json: unknown): Either.Either<RolloutResponse, ParseResult.ParseError> =>
+  conformsToRolloutResponse(json) ? Either.right(json as RolloutResponse) : decodeWithSchema(json)
 
 export const HealthResponse = Schema.Struct({
   healthy: Schema.optional(Schema.Boolean),

@@ -3,7 +3,9 @@ import { Duration, Effect, Random } from "effect"
 import { defaultBackoff, retryDelay } from "../src/Backoff.js"
 
 const withRandom = (value: number) =>
-  Effect.withRandom(Random.make(value) as Random.Random) as <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  Effect.withRandom(Random.make(value) as Random.Random) as <A, E, R>(
+    self: Effect.Effect<A, E, R>,
+  ) => Effect.Effect<A, E, R>
 
 describe("retry delay", () => {
   it.effect("grows exponentially with equal jitter, capped", () =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, PubSub, Queue, TestClock } from "effect"
-import { defaults, type EvalRunConfig } from "../src/EvalRunConfig.js"
 import type { EvalResult } from "../src/EvalResult.js"
+import { defaults, type EvalRunConfig } from "../src/EvalRunConfig.js"
 import { ResultStore, type ResultStoreService } from "../src/ResultStore.js"
 import { makeRunControl } from "../src/RunControl.js"
 import type { RunEvent } from "../src/RunEvents.js"
@@ -125,7 +125,12 @@ describe("runner", () => {
       const store = memoryStore()
       const fiber = yield* Effect.fork(
         runRollouts({ runId: "r", config: config({ seeds: [0], timeout_s: 5, max_retries: 0 }) }).pipe(
-          Effect.provide(Layer.merge(store.layer, solverLayer(() => Effect.never, false))),
+          Effect.provide(
+            Layer.merge(
+              store.layer,
+              solverLayer(() => Effect.never, false),
+            ),
+          ),
         ),
       )
       yield* TestClock.adjust("5 seconds")

@@ -26,7 +26,11 @@ const result = (overrides: Partial<EvalResult>): EvalResult => ({
 const failed = (overrides: Partial<EvalResult>): EvalResult =>
   result({ status: "error", error: "boom", error_kind: "timeout", ...overrides })
 
-const summarize = (results: ReadonlyArray<EvalResult>, options = { attempts: 1, passThreshold: 1 }, durationMs = 2000) => {
+const summarize = (
+  results: ReadonlyArray<EvalResult>,
+  options = { attempts: 1, passThreshold: 1 },
+  durationMs = 2000,
+) => {
   const acc = new SummaryAccumulator(options)
   for (const r of results) acc.add(r)
   return acc.summarize({ runId: "run-1", plannedKeys: results.length, missingKeys: [], durationMs })
@@ -250,7 +254,14 @@ describe("SummaryAccumulator", () => {
   it("adds a result in about a microsecond and stays JSON-serialisable", () => {
     const acc = new SummaryAccumulator({ attempts: 4, passThreshold: 1 })
     const rows = Array.from({ length: 100_000 }, (_, i) =>
-      result({ seed: i >> 2, attempt: i & 3, score: i % 3 === 0 ? 1 : 0, latency_ms: i % 997, tokens: 10, cost_usd: 1e-5 }),
+      result({
+        seed: i >> 2,
+        attempt: i & 3,
+        score: i % 3 === 0 ? 1 : 0,
+        latency_ms: i % 997,
+        tokens: 10,
+        cost_usd: 1e-5,
+      }),
     )
     const started = performance.now()
     for (const r of rows) acc.add(r)

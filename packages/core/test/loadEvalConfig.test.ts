@@ -36,7 +36,11 @@ difficulty = "easy"
       )
       const { config } = yield* loadEvalConfig({ configPath: path, env: {} })
       expect(config.seeds).toEqual([0, 1, 2, 3, 10])
-      expect(config.policy_config).toEqual({ inference_url: "http://127.0.0.1:9000/v1", temperature: 0, model: "gpt-4o-mini" })
+      expect(config.policy_config).toEqual({
+        inference_url: "http://127.0.0.1:9000/v1",
+        temperature: 0,
+        model: "gpt-4o-mini",
+      })
       expect(config.env_config).toEqual({ difficulty: "easy" })
       expect([config.concurrency, config.timeout_s, config.task_app_api_key]).toEqual([4, 30, null])
     }),

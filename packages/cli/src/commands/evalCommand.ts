@@ -14,7 +14,6 @@ import {
   readJournal,
   readRunManifest,
   resumeEvalRun,
-  type StoreError,
   startEvalRun,
   TaskAppClient,
   TRACES_DIR,
@@ -74,10 +73,13 @@ const preflight = (config: EvalRunConfig) =>
   )
 
 /**
- * Consumes run events on a fiber of its own, so the display never slows the runner; whatever was
- * published before the run ended is delivered before this returns.
+ * Consumes run events on a fiber of its own, in batches (a wake-up per event would cost the runner more
+ * than the display is worth); whatever was published before the run ended is delivered before this returns.
  */
-const withEvents = <A, E>(onEvent: (e: RunEvent) => void, run: (events: PubSub.PubSub<RunEvent>) => Effect.Effect<A, E>) =>
+const withEvents = <A, E>(
+  onEvent: (e: RunEvent) => void,
+  run: (events: PubSub.PubSub<RunEvent>) => Effect.Effect<A, E>,
+) =>
   Effect.scoped(
     Effect.gen(function* () {
       const events = yield* PubSub.unbounded<RunEvent>()
@@ -87,7 +89,7 @@ const withEvents = <A, E>(onEvent: (e: RunEvent) => void, run: (events: PubSub.P
         Effect.forever(
           Effect.uninterruptibleMask((restore) =>
             Effect.flatMap(restore(Queue.takeBetween(subscription, 1, 4096)), deliver),
-          ),
+          ).pipe(Effect.zipRight(Effect.sleep("50 millis"))),
         ),
       )
       const result = yield* run(events)
@@ -114,8 +116,6 @@ const installSignalHandlers = (control: RunControl, graceMs: number) => {
     if (graceTimer !== undefined) clearTimeout(graceTimer)
   }
 }
-
-const describeStoreError = (error: StoreError | ConfigError) => error.message
 
 export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<ExitCode> =>
   Effect.gen(function* () {
@@ -152,7 +152,9 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
           return ExitCode.Usage
         }
         if (error.reason === "Unreachable" || error.reason === "Timeout") {
-          io.stderr.write(`proctor eval: the task app at ${loaded.config.task_app_url} is not answering: ${error.message}\n`)
+          io.stderr.write(
+            `proctor eval: the task app at ${loaded.config.task_app_url} is not answering: ${error.message}\n`,
+          )
           return ExitCode.Failed
         }
       }
@@ -177,7 +179,9 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
     yield* printResults({ outcome, results, config, options, io, runDir, tracesDir })
 
     if (outcome.interrupted) {
-      io.stderr.write(`interrupted: ${outcome.summary.missing} rollouts not run. Resume with:\n  proctor eval --resume ${runDir}\n`)
+      io.stderr.write(
+        `interrupted: ${outcome.summary.missing} rollouts not run. Resume with:\n  proctor eval --resume ${runDir}\n`,
+      )
       return ExitCode.Interrupted
     }
     if (!outcome.summary.is_valid) return ExitCode.Failed
@@ -191,12 +195,17 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
     Effect.catchTags({
       ConfigError: (error) =>
         Effect.sync(() => {
-          io.stderr.write(`proctor eval: ${describeStoreError(error)}\n`)
+          io.stderr.write(`proctor eval: ${error.message}\n`)
           return ExitCode.Usage
+        }),
+      ReportWriteError: (error) =>
+        Effect.sync(() => {
+          io.stderr.write(`proctor eval: ${error.message} (results are safe in the run directory)\n`)
+          return ExitCode.Failed
         }),
       StoreError: (error) =>
         Effect.sync(() => {
-          io.stderr.write(`proctor eval: ${describeStoreError(error)}\n`)
+          io.stderr.write(`proctor eval: ${error.message}\n`)
           return error.reason === "AlreadyHasResults" || error.reason === "NotFound" ? ExitCode.Usage : ExitCode.Failed
         }),
     }),

@@ -1,5 +1,5 @@
 import { type EvalResult, publicConfig, type RunOutcome } from "@proctor/core"
-import { renderSummaryText, renderTable, writeOutputJson, writeOutputTxt } from "@proctor/report"
+import { formatSummaryText, formatTable, writeOutputJson, writeOutputTxt } from "@proctor/report"
 import { Effect } from "effect"
 import type { EvalCommandOptions } from "./evalCommand.js"
 
@@ -16,30 +16,32 @@ interface PrintInput {
   readonly tracesDir: string | null
 }
 
-export const printResults = (input: PrintInput) =>
-  Effect.promise(async () => {
-    const { outcome, results, options, io } = input
-    const config = publicConfig(input.config)
-    const jsonPath = options.outputJson ?? options.output
-    if (jsonPath !== undefined) await writeOutputJson(jsonPath, config, results, outcome.summary)
-    if (options.outputTxt !== undefined) await writeOutputTxt(options.outputTxt, config, results)
-    const files = [
-      `run directory: ${input.runDir}`,
-      ...(jsonPath === undefined ? [] : [`results json: ${jsonPath}`]),
-      ...(options.outputTxt === undefined ? [] : [`results txt: ${options.outputTxt}`]),
-      ...(input.tracesDir === null ? [] : [`traces: ${input.tracesDir}`]),
-    ]
-    if (options.json === true) {
-      const document = {
-        run_id: outcome.runId,
-        run_dir: input.runDir,
-        interrupted: outcome.interrupted,
-        summary: outcome.summary,
-      }
-      io.stdout.write(`${JSON.stringify(document, null, 2)}\n`)
-      return
+/** Writes the requested output files, then the table and summary (or `--json`) to stdout. */
+export const printResults = Effect.fn("cli.printResults")(function* (input: PrintInput) {
+  const { outcome, results, options, io } = input
+  const config = publicConfig(input.config)
+  const jsonPath = options.outputJson ?? options.output
+  if (jsonPath !== undefined) yield* writeOutputJson(jsonPath, config, results, outcome.summary)
+  if (options.outputTxt !== undefined) {
+    yield* writeOutputTxt(options.outputTxt, config, () => results, { attempts: config.attempts })
+  }
+  if (options.json === true) {
+    const document = {
+      run_id: outcome.runId,
+      run_dir: input.runDir,
+      interrupted: outcome.interrupted,
+      summary: outcome.summary,
     }
-    io.stdout.write(`${renderTable(results, { attempts: config.attempts, maxRows: TERMINAL_ROWS })}\n\n`)
-    io.stdout.write(`${renderSummaryText(outcome.summary)}\n`)
-    io.stdout.write(`${files.join("\n")}\n`)
-  })
+    io.stdout.write(`${JSON.stringify(document, null, 2)}\n`)
+    return
+  }
+  const files = [
+    `run directory: ${input.runDir}`,
+    ...(jsonPath === undefined ? [] : [`results json: ${jsonPath}`]),
+    ...(options.outputTxt === undefined ? [] : [`results txt: ${options.outputTxt}`]),
+    ...(input.tracesDir === null ? [] : [`traces: ${input.tracesDir}`]),
+  ]
+  io.stdout.write(`${formatTable(results, { attempts: config.attempts, maxRows: TERMINAL_ROWS })}\n\n`)
+  io.stdout.write(`${formatSummaryText(outcome.summary)}\n`)
+  io.stdout.write(`${files.join("\n")}\n`)
+})

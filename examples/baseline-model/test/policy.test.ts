@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { countTokens, createBaselineModel, guessExpression, type RunningBaselineModel } from "../src/index.js"
+
+let model: RunningBaselineModel
+
+beforeAll(async () => {
+  model = await createBaselineModel().listen()
+})
+afterAll(() => model.close())
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read the OpenAI JSON shape loosely
+type Json = any
+
+const chat = async (body: Record<string, unknown>): Promise<Json> => {
+  const response = await fetch(`${model.url}/chat/completions`, { method: "POST", body: JSON.stringify(body) })
+  expect(response.status).toBe(200)
+  return response.json()
+}
+
+const tool = (name: string, parameters: unknown = { type: "object" }) => ({
+  type: "function",
+  function: { name, parameters },
+})
+
+describe("tokenizer", () => {
+  it("counts word runs and single punctuation marks, ignoring whitespace", () => {
+    expect(countTokens("Hello, world!")).toBe(4)
+    expect(countTokens("  ")).toBe(0)
+    expect(countTokens('{"a":12.5}')).toBe(9)
+    expect(countTokens("same text")).toBe(countTokens("same text"))
+  })
+})
+
+describe("math heuristic", () => {
+  it.each([
+    ["Tom has 5 apples. He buys 3 more. Then he gives away 2. How many apples are left?", "5 + 3 - 2"],
+    ["There are 4 boxes. Each box holds 6 eggs. How many eggs are there?", "4 * 6"],
+    ["A baker shared 24 cookies equally among 6 friends. How many did each friend get?", "24 / 6"],
+    ["Sam has 3 bags with 8 marbles in each bag. He loses 5 marbles. How many marbles now?", "3 * 8 - 5"],
+    ["Ana had 1,200 points. She earned 35 more, then spent 100. How many now?", "1200 + 35 - 100"],
+    // A known miss: the comparison is read as the answer's last step, so it says 7 instead of 19.
+    ["Jo has 12 cards. Kim has 5 fewer cards than Jo. How many cards do they have altogether?", "12 - 5"],
+    ["Mia picks 7 flowers. How many flowers do three girls pick altogether?", "7 + 3"],
+  ])("reads %j as %s", (problem, expression) => {
+    expect(guessExpression(problem)).toBe(expression)
+  })
+
+  it("calls the calculator, then submits what it returned", async () => {
+    const tools = [tool("calculator"), tool("submit_answer")]
+    const messages: Json[] = [
+      { role: "system", content: "Solve the arithmetic word problem." },
+      { role: "user", content: "Lea has 9 pens and gives away 4. How many pens are left?" },
+    ]
+    const first = await chat({ messages, tools })
+    const call = first.choices[0].message.tool_calls[0]
+    expect(first.choices[0].message.content).toBeNull()
+    expect(call.function.name).toBe("calculator")
+    expect(JSON.parse(call.function.arguments)).toEqual({ expression: "9 - 4" })
+    messages.push(first.choices[0].message, { role: "tool", tool_call_id: call.id, content: '{"result": 5}' })
+    const second = await chat({ messages, tools })
+    const submit = second.choices[0].message.tool_calls[0]
+    expect(submit.function.name).toBe("submit_answer")
+    expect(JSON.parse(submit.function.arguments)).toEqual({ answer: 5 })
+  })
+
+  it("answers in text when tool_choice is none", async () => {
+    const body = await chat({
+      messages: [{ role: "user", content: "Lea has 9 pens." }],
+      tools: [tool("calculator"), tool("submit_answer")],
+      tool_choice: "none",
+    })
+    expect(body.choices[0].message.tool_calls).toBeUndefined()
+    expect(body.choices[0].message.content).toEqual(expect.any(String))
+  })
+})
+
+describe("intent heuristic", () => {
+  const intentRequest = (utterance: string) => ({
+    messages: [
+      {
+        role: "system",
+        content: [
+          "Classify the user's utterance into one of these intents:",
+          "- check_balance: Ask how much money is in an account (keywords: balance, funds)",
+          "- book_flight: Book a plane ticket to a destination (keywords: fly, plane)",
+          "- set_alarm: Set an alarm to wake up at a time (keywords: wake)",
+        ].join("\n"),
+      },
+      { role: "user", content: `Utterance: ${utterance}` },
+    ],
+    tools: [
+      tool("classify_intent", {
+        type: "object",
+        properties: { intent: { type: "string", enum: ["check_balance", "book_flight", "set_alarm"] } },
+      }),
+    ],
+    tool_choice: { type: "function", function: { name: "classify_intent" } },
+  })
+
+  it.each([
+    ["I need to fly to Denver next Tuesday", "book_flight"],
+    ["wake me up at 6:30 tomorrow", "set_alarm"],
+    ["what are the funds in my savings account?", "check_balance"],
+  ])("classifies %j as %s", async (utterance, intent) => {
+    const body = await chat(intentRequest(utterance))
+    const call = body.choices[0].message.tool_calls[0]
+    expect(call.function.name).toBe("classify_intent")
+    expect(JSON.parse(call.function.arguments)).toEqual({ intent })
+  })
+
+  it("is deterministic: the same request gets the same answer and usage", async () => {
+    const request = intentRequest("something with no matching words at all")
+    const [a, b] = await Promise.all([chat(request), chat(request)])
+    expect(a.choices).toEqual(b.choices)
+    expect(a.usage).toEqual(b.usage)
+    const plain = { messages: [{ role: "user", content: "Tell me a story about a lighthouse." }] }
+    const [c, d] = await Promise.all([chat(plain), chat(plain)])
+    expect(c.choices).toEqual(d.choices)
+  })
+})

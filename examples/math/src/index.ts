@@ -1,0 +1,5 @@
+export * from "./app.js"
+export * from "./calculator.js"
+export * from "./problems.js"
+export * from "./rollout.js"
+export * from "./tools.js"

@@ -1,0 +1,18 @@
+import { environmentApiKeys } from "@proctor/server"
+import { createMathApp } from "./app.js"
+
+// Bound to loopback only, so running without a key (the local demo) is safe; with one, it is enforced.
+const keyConfigured = environmentApiKeys().length > 0
+if (!keyConfigured) process.stderr.write("ENVIRONMENT_API_KEY is not set: the math task app accepts any caller\n")
+
+const { url, close } = await createMathApp({ requireApiKey: keyConfigured }).listen({
+  port: Number(process.env.PORT ?? 0),
+  host: "127.0.0.1",
+})
+process.stdout.write(`math task app listening on ${url}\n`)
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    void close().then(() => process.exit(0))
+  })
+}

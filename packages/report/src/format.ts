@@ -1,0 +1,48 @@
+/**
+ * synth-ai's `_fmt`: `f"{value:.4f}".rstrip("0").rstrip(".")`, and `-` for a missing value. An exact tie at
+ * the fifth decimal (x·10⁴ ending in .5, which for a double means x is an odd multiple of 1/32) is rounded
+ * to even as Python does, where `toFixed` would round it away from zero. `-0` is shown as `0`.
+ */
+export const formatNumber = (value: number | null | undefined): string => {
+  if (value === null || value === undefined) return "-"
+  if (Number.isNaN(value)) return "nan"
+  if (!Number.isFinite(value)) return value > 0 ? "inf" : "-inf"
+  if (Number.isInteger(value) && Math.abs(value) < 1e21) return String(value)
+  const fixed = fixed4(value)
+  let end = fixed.length
+  while (fixed.charCodeAt(end - 1) === ZERO) end--
+  if (fixed.charCodeAt(end - 1) === DOT) end--
+  const trimmed = fixed.slice(0, end)
+  return trimmed === "-0" ? "0" : trimmed
+}
+
+const ZERO = 48
+const DOT = 46
+
+const fixed4 = (x: number): string => {
+  const scaled = x * 10_000
+  const isTie = Number.isInteger(x * 32) && !Number.isInteger(x * 16) && Math.abs(scaled) < 2 ** 52
+  if (!isTie) return x.toFixed(4)
+  const truncated = Math.trunc(scaled)
+  const even = truncated % 2 === 0 ? truncated : truncated + Math.sign(x)
+  return (even / 10_000).toFixed(4)
+}
+
+/** Width as Python's `len` counts it (code points), so columns line up the same as synth-ai's. */
+export const displayWidth = (text: string): number => {
+  if (!/[\uD800-\uDFFF]/.test(text)) return text.length
+  let width = 0
+  for (const _ of text) width++
+  return width
+}
+
+const MAX_ERROR_WIDTH = 80
+
+/** One line, at most 80 characters: the JSON output keeps the full message. */
+export const errorCell = (error: string | null, fallback: string | null): string => {
+  const text = (error ?? "").replace(/\s+/g, " ").trim() || fallback || "-"
+  if (displayWidth(text) <= MAX_ERROR_WIDTH) return text
+  return `${Array.from(text)
+    .slice(0, MAX_ERROR_WIDTH - 1)
+    .join("")}…`
+}

@@ -1,0 +1,6 @@
+export * from "./openAiChat.js"
+export * from "./sessionTrace.js"
+export * from "./taskApp/createTaskApp.js"
+export * from "./taskApp/environmentApiKeys.js"
+export type * from "./taskApp/TaskAppDefinition.js"
+export * from "./taskApp/TaskAppHttpError.js"

@@ -1,0 +1,420 @@
+import { outcomeOf, type RolloutRequest, TaskAppClient, TaskAppError } from "@proctor/core"
+import { Effect, Either, Redacted } from "effect"
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
+import {
+  createTaskApp,
+  type RolloutContext,
+  type RunningTaskApp,
+  type TaskAppDefinition,
+  TaskAppHttpError,
+} from "../src/index.js"
+
+const KEY = "sk-env-test-key"
+
+const rolloutRequest = (overrides: Partial<RolloutRequest> = {}): RolloutRequest => ({
+  run_id: "math-seed-3-0badf00d",
+  trace_correlation_id: "math-seed-3-0badf00d",
+  env: { env_name: "math", config: {}, seed: 3 },
+  policy: {
+    policy_name: "math-react",
+    config: { model: "m", inference_url: "http://127.0.0.1:9/v1?cid=math-seed-3-0badf00d" },
+  },
+  record: { trajectories: true, logprobs: false, value: false, return_trace: true, trace_format: "compact" },
+  on_done: "reset",
+  safety: { max_ops: 100, max_time_s: 60 },
+  training_session_id: null,
+  synth_base_url: null,
+  mode: "eval",
+  ...overrides,
+})
+
+const definition = (overrides: Partial<TaskAppDefinition> = {}): TaskAppDefinition => ({
+  appId: "math",
+  name: "Math",
+  description: "arithmetic",
+  version: "1.2.3",
+  taskset: { splits: ["train"], size: 100 },
+  taskInfo: (seed) => ({ task_metadata: { seed, question: `q${seed}` } }),
+  apiKey: KEY,
+  rollout: async (request) => {
+    const seed = request.env.seed ?? 0
+    if (seed === 13) throw new Error("boom")
+    if (seed === 14) throw "not an error"
+    if (seed === 15) {
+      throw new TaskAppHttpError({
+        status: 503,
+        code: "upstream_rate_limited",
+        message: "slow down",
+        headers: { "retry-after": "2" },
+      })
+    }
+    return {
+      score: 1,
+      steps: [
+        { obs: { turn: 0 }, tool_calls: [{ name: "calculator" }], reward: 0.5, info: { usage: { total_tokens: 7 } } },
+        { obs: { turn: 1 }, done: true },
+      ],
+      final: { answer: 42 },
+      details: { tokens: 7, correct: true },
+      eventsScore: 0.25,
+      trace: { schema_version: "3.0", event_history: [], metadata: { seed } },
+    }
+  },
+  ...overrides,
+})
+
+const auth = { "x-api-key": KEY }
+
+const getJson = async (url: string, headers: Record<string, string> = auth) => {
+  const response = await fetch(url, { headers })
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+}
+
+const postRollout = async (url: string, body: unknown, headers: Record<string, string> = auth) => {
+  const response = await fetch(`${url}/rollout`, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  })
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as Record<string, unknown>,
+  }
+}
+
+describe("createTaskApp endpoints", () => {
+  let server: RunningTaskApp
+  beforeAll(async () => {
+    server = await createTaskApp(definition()).listen()
+  })
+  afterAll(() => server.close())
+
+  it("listens on a free 127.0.0.1 port", () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+  })
+
+  it("GET / needs no key", async () => {
+    expect(await getJson(`${server.url}/`, {})).toEqual({ status: 200, body: { status: "ok", service: "math" } })
+  })
+
+  it("HEAD / answers too, for synth-ai's preflight", async () => {
+    expect((await fetch(`${server.url}/`, { method: "HEAD" })).status).toBe(200)
+  })
+
+  it("GET /health", async () => {
+    const { status, body } = await getJson(`${server.url}/health`)
+    expect(status).toBe(200)
+    expect(body).toMatchObject({ healthy: true, status: "healthy", auth: { required: true } })
+  })
+
+  it("GET /info describes the service and the taskset", async () => {
+    const { status, body } = await getJson(`${server.url}/info`)
+    expect(status).toBe(200)
+    expect(body).toMatchObject({
+      service: { task: { id: "math", name: "Math", version: "1.2.3" }, version: "1.2.3" },
+      taskset: { splits: ["train"], size: 100 },
+    })
+  })
+
+  it("GET /task_info: none → taskset, one → object, several → list", async () => {
+    expect((await getJson(`${server.url}/task_info`)).body).toEqual({ taskset: { splits: ["train"], size: 100 } })
+    const one = await getJson(`${server.url}/task_info?seed=4`)
+    expect(one.body).toMatchObject({
+      task: { id: "math" },
+      environment: "math",
+      task_metadata: { seed: 4, question: "q4" },
+    })
+    const several = await getJson(`${server.url}/task_info?seed=1&seed=2&seeds=5`)
+    expect(
+      (several.body as unknown as Array<{ task_metadata: { seed: number } }>).map((i) => i.task_metadata.seed),
+    ).toEqual([1, 2, 5])
+  })
+
+  it("GET /task_info with a non-integer seed is a 422 naming it", async () => {
+    const { status, body } = await getJson(`${server.url}/task_info?seed=abc`)
+    expect(status).toBe(422)
+    expect(body.detail).toEqual([expect.objectContaining({ loc: ["query", "seed", 0] })])
+  })
+
+  it("an unknown path is FastAPI's 404", async () => {
+    expect(await getJson(`${server.url}/nope`)).toEqual({ status: 404, body: { detail: "Not Found" } })
+  })
+})
+
+describe("auth", () => {
+  let server: RunningTaskApp
+  beforeAll(async () => {
+    vi.stubEnv("ENVIRONMENT_API_KEY", "primary-key")
+    vi.stubEnv("ENVIRONMENT_API_KEY_ALIASES", "alias-one, alias-two")
+    const { apiKey: _, ...keyFromEnvironment } = definition()
+    server = await createTaskApp(keyFromEnvironment).listen()
+    vi.unstubAllEnvs()
+  })
+  afterAll(() => server.close())
+
+  it.each([
+    ["X-API-Key", { "x-api-key": "primary-key" }],
+    ["Authorization: Bearer", { authorization: "Bearer primary-key" }],
+    ["X-API-Keys list", { "x-api-keys": "stale-key,alias-two" }],
+    ["an alias in X-API-Key", { "x-api-key": "alias-one" }],
+  ])("accepts %s", async (_name, headers) => {
+    expect((await getJson(`${server.url}/health`, headers)).status).toBe(200)
+  })
+
+  it.each([
+    ["no key", {}],
+    ["a wrong key", { "x-api-key": "wrong" }],
+    ["a non-bearer Authorization", { authorization: "primary-key" }],
+  ])("answers %s with synth-ai's 400 unauthorised envelope", async (_name, headers) => {
+    for (const path of ["/health", "/info", "/task_info"]) {
+      const { status, body } = await getJson(`${server.url}${path}`, headers)
+      expect(status).toBe(400)
+      expect(body).toEqual({ detail: { error: { code: "unauthorised", message: "API key missing or invalid" } } })
+    }
+    expect((await postRollout(server.url, rolloutRequest(), headers)).status).toBe(400)
+  })
+
+  it("with no key configured, answers 503 as synth-ai does, except GET /", async () => {
+    const open = await createTaskApp(definition({ apiKey: [] })).listen()
+    try {
+      const { status, body } = await getJson(`${open.url}/health`, {})
+      expect(status).toBe(503)
+      expect(body).toMatchObject({ detail: { error: { code: "missing_environment_api_key" } } })
+      expect((await getJson(`${open.url}/`, {})).status).toBe(200)
+    } finally {
+      await open.close()
+    }
+  })
+
+  it("requireApiKey: false serves everyone", async () => {
+    const open = await createTaskApp(definition({ apiKey: [], requireApiKey: false })).listen()
+    try {
+      const { status, body } = await getJson(`${open.url}/health`, {})
+      expect(status).toBe(200)
+      expect(body).toMatchObject({ auth: { required: false } })
+    } finally {
+      await open.close()
+    }
+  })
+})
+
+describe("POST /rollout", () => {
+  let server: RunningTaskApp
+  beforeAll(async () => {
+    server = await createTaskApp(definition()).listen()
+  })
+  afterAll(() => server.close())
+
+  it("answers with both metric vocabularies and echoes both ids", async () => {
+    const { status, body } = await postRollout(server.url, rolloutRequest())
+    expect(status).toBe(200)
+    expect(body.run_id).toBe("math-seed-3-0badf00d")
+    expect(body.trace_correlation_id).toBe("math-seed-3-0badf00d")
+    expect(body.metrics).toEqual({
+      episode_returns: [1],
+      mean_return: 1,
+      num_steps: 2,
+      num_episodes: 1,
+      outcome_score: 1,
+      events_score: 0.25,
+      outcome_reward: 1,
+      outcome_objectives: { reward: 1 },
+      event_rewards: [0.5],
+      reward_mean: 1,
+      details: { tokens: 7, correct: true },
+    })
+    expect(body.reward_info).toEqual(body.metrics)
+    expect(body.aborted).toBe(false)
+    expect(body.ops_executed).toBe(2)
+    expect(body.pipeline_metadata).toEqual({ trace_correlation_id: "math-seed-3-0badf00d" })
+    expect(body.trajectories).toEqual([
+      {
+        env_id: "math:3",
+        policy_id: "math-react",
+        steps: [
+          {
+            obs: { turn: 0 },
+            tool_calls: [{ name: "calculator" }],
+            reward: 0.5,
+            done: false,
+            truncated: null,
+            info: { usage: { total_tokens: 7 } },
+          },
+          { obs: { turn: 1 }, tool_calls: [], reward: null, done: true, truncated: null, info: null },
+        ],
+        final: { answer: 42 },
+        length: 2,
+        inference_url: "http://127.0.0.1:9/v1?cid=math-seed-3-0badf00d",
+        trace_correlation_id: "math-seed-3-0badf00d",
+      },
+    ])
+    expect(body.trace).toEqual({
+      schema_version: "3.0",
+      event_history: [],
+      metadata: {
+        seed: 3,
+        trace_correlation_id: "math-seed-3-0badf00d",
+        correlation_ids: { trace_correlation_id: "math-seed-3-0badf00d" },
+      },
+    })
+  })
+
+  it("leaves the trace out unless return_trace asks for it", async () => {
+    const request = rolloutRequest()
+    const { body } = await postRollout(server.url, { ...request, record: { ...request.record, return_trace: false } })
+    expect(body.trace).toBeNull()
+  })
+
+  it("falls back to the correlation id in the inference URL, then to run_id", async () => {
+    const { trace_correlation_id: _, ...withoutId } = rolloutRequest()
+    expect((await postRollout(server.url, withoutId)).body.trace_correlation_id).toBe("math-seed-3-0badf00d")
+    const bare = { ...withoutId, run_id: "r-1", policy: { policy_name: "p", config: {} } }
+    expect((await postRollout(server.url, bare)).body.trace_correlation_id).toBe("r-1")
+  })
+
+  it("a body missing a field is a 422 naming it", async () => {
+    const { env: _, ...withoutEnv } = rolloutRequest()
+    const { status, body } = await postRollout(server.url, withoutEnv)
+    expect(status).toBe(422)
+    expect(body.detail).toEqual([{ type: "missing", loc: ["body", "env"], msg: "Field required" }])
+  })
+
+  it("a field of the wrong type is a 422 naming its path", async () => {
+    const request = rolloutRequest()
+    const { status, body } = await postRollout(server.url, { ...request, env: { ...request.env, seed: "three" } })
+    expect(status).toBe(422)
+    expect(body.detail).toEqual([
+      { type: "value_error", loc: ["body", "env", "seed"], msg: 'expected number, got "three"' },
+    ])
+  })
+
+  it("a body that is not JSON is a 422, not a 500", async () => {
+    const { status, body } = await postRollout(server.url, "{not json")
+    expect(status).toBe(422)
+    expect(body.detail).toEqual([expect.objectContaining({ type: "json_invalid", loc: ["body"] })])
+  })
+
+  it("a throwing handler is a JSON 500 and the server stays up", async () => {
+    const failed = await postRollout(server.url, rolloutRequest({ env: { env_name: "math", config: {}, seed: 13 } }))
+    expect(failed.status).toBe(500)
+    expect(failed.body).toEqual({ detail: { error: { code: "internal_error", message: "boom" } } })
+    const weird = await postRollout(server.url, rolloutRequest({ env: { env_name: "math", config: {}, seed: 14 } }))
+    expect(weird.status).toBe(500)
+    expect((await postRollout(server.url, rolloutRequest())).status).toBe(200)
+  })
+
+  it("a TaskAppHttpError chooses the status and headers", async () => {
+    const { status, headers, body } = await postRollout(
+      server.url,
+      rolloutRequest({ env: { env_name: "math", config: {}, seed: 15 } }),
+    )
+    expect(status).toBe(503)
+    expect(headers.get("retry-after")).toBe("2")
+    expect(body).toEqual({ detail: { error: { code: "upstream_rate_limited", message: "slow down" } } })
+  })
+
+  it("a handler resolving without a finite score is a 500 saying so", async () => {
+    const bad = await createTaskApp(definition({ rollout: async () => ({ score: Number.NaN }) })).listen()
+    try {
+      const { status, body } = await postRollout(bad.url, rolloutRequest())
+      expect(status).toBe(500)
+      expect(body).toMatchObject({ detail: { error: { code: "invalid_rollout_result" } } })
+    } finally {
+      await bad.close()
+    }
+  })
+})
+
+describe("the rollout context", () => {
+  let seen: RolloutContext | undefined
+  let release: () => void = () => {}
+  let server: RunningTaskApp
+  beforeAll(async () => {
+    server = await createTaskApp(
+      definition({
+        rollout: (_request, context) =>
+          new Promise((resolve) => {
+            seen = context
+            release = () => resolve({ score: 0 })
+          }),
+      }),
+    ).listen()
+  })
+  afterEach(() => release())
+  afterAll(() => server.close())
+
+  it("aborts the signal when the caller hangs up", async () => {
+    const caller = new AbortController()
+    const pending = fetch(`${server.url}/rollout`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify(rolloutRequest()),
+      signal: caller.signal,
+    }).catch(() => undefined)
+    await vi.waitFor(() => expect(seen).toBeDefined())
+    expect(seen!.traceCorrelationId).toBe("math-seed-3-0badf00d")
+    expect(seen!.signal.aborted).toBe(false)
+    caller.abort()
+    await pending
+    await vi.waitFor(() => expect(seen!.signal.aborted).toBe(true))
+  })
+})
+
+describe("with proctor's TaskAppClient", () => {
+  let server: RunningTaskApp
+  beforeAll(async () => {
+    server = await createTaskApp(definition()).listen()
+  })
+  afterAll(() => server.close())
+
+  const withClient = <A>(apiKey: string, use: (client: TaskAppClient["Type"]) => Effect.Effect<A, TaskAppError>) =>
+    Effect.runPromise(
+      Effect.scoped(
+        Effect.flatMap(
+          TaskAppClient.make({ baseUrl: server.url, apiKey: Redacted.make(apiKey), timeoutMs: 5_000 }),
+          (c) => Effect.either(use(c)),
+        ),
+      ),
+    )
+
+  it("decodes the rollout response and reads the score and tokens", async () => {
+    const result = await withClient(KEY, (client) => client.rollout(rolloutRequest()))
+    const response = Either.getOrThrow(result)
+    expect(response.trace_correlation_id).toBe("math-seed-3-0badf00d")
+    expect(outcomeOf(response)).toMatchObject({
+      score: 1,
+      reward_mean: 1,
+      outcome_score: 1,
+      events_score: 0.25,
+      tokens: 7,
+    })
+  })
+
+  it("reads health, info and task_info", async () => {
+    const result = await withClient(KEY, (client) =>
+      Effect.all([client.health(), client.info(), client.taskInfo([]), client.taskInfo([1, 2])]),
+    )
+    const [health, , taskset, list] = Either.getOrThrow(result)
+    expect(health).toMatchObject({ healthy: true })
+    expect(taskset).toEqual({ taskset: { splits: ["train"], size: 100 } })
+    expect(list).toHaveLength(2)
+  })
+
+  it("classifies the 400 envelope as Unauthorized, not retryable", async () => {
+    const result = await withClient("wrong-key", (client) => client.rollout(rolloutRequest()))
+    const error = Either.getLeft(result).pipe((o) => (o._tag === "Some" ? o.value : undefined))
+    expect(error).toBeInstanceOf(TaskAppError)
+    expect(error?.reason).toBe("Unauthorized")
+    expect(error?.retryable).toBe(false)
+  })
+
+  it("classifies a handler's 500 as retryable", async () => {
+    const result = await withClient(KEY, (client) =>
+      client.rollout(rolloutRequest({ env: { env_name: "math", config: {}, seed: 13 } })),
+    )
+    const error = Either.getLeft(result).pipe((o) => (o._tag === "Some" ? o.value : undefined))
+    expect(error).toMatchObject({ reason: "HttpStatus", status: 500 })
+    expect(error?.retryable).toBe(true)
+  })
+})
