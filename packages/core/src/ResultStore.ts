@@ -10,8 +10,8 @@ export class StoreError extends Schema.TaggedError<StoreError>()("StoreError", {
 export interface ResultStoreService {
   /** Where results live, for messages (`proctor eval --resume …`); null when not on disk. */
   readonly location: string | null
-  /** Results stored by earlier runs of this run id, last write of each key winning. */
-  readonly completed: Effect.Effect<ReadonlyMap<string, EvalResult>, StoreError>
+  /** Results stored by earlier sessions of this run, one per key (the last write of each key wins). */
+  readonly completed: Effect.Effect<Iterable<EvalResult>, StoreError>
   /** Durable before it returns: a result is counted only after this succeeds. */
   readonly append: (result: EvalResult) => Effect.Effect<void, StoreError>
   readonly saveSummary: (summary: RunSummary) => Effect.Effect<void, StoreError>

@@ -6,6 +6,7 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  readSync,
   writeFileSync,
   writeSync,
 } from "node:fs"
@@ -105,36 +106,77 @@ const parseJournalLine = (line: string): EvalResult | undefined => {
   }
 }
 
+/** A run's journal, indexed: each key's last line, read back from disk one result at a time. */
+export interface Journal {
+  /** Distinct (seed, attempt) keys. */
+  readonly size: number
+  /** Each key's last result, in (seed, attempt) order. Can be iterated more than once. */
+  readonly results: () => Iterable<EvalResult>
+}
+
 /**
- * Reads the journal, the last line of each key winning. Only the final line can be torn (a crash in the
- * middle of a write); it is dropped and the file cut back to its last whole line, so later appends start
- * on a fresh line.
+ * Indexes the journal without keeping results in memory (a 100,000-rollout run stays small). Only the final
+ * line can be torn (a crash in the middle of a write); it is dropped and the file cut back to its last
+ * whole line, so later appends start on a fresh line.
  */
-export const readJournal = (dir: string) =>
+export const openJournal = (dir: string) =>
   Effect.tryPromise({
-    try: async () => {
+    try: async (): Promise<Journal> => {
       const path = join(dir, RESULTS_FILE)
-      const results = new Map<string, EvalResult>()
-      if (!existsSync(path)) return results
-      let offset = 0
-      let lastLineStart = 0
-      let lastLineWhole = true
-      const lines = createInterface({ input: createReadStream(path), crlfDelay: Number.POSITIVE_INFINITY })
-      for await (const line of lines) {
-        lastLineStart = offset
-        offset += Buffer.byteLength(line) + 1
-        if (line === "") continue
-        const result = parseJournalLine(line)
-        lastLineWhole = result !== undefined
-        if (result !== undefined) results.set(rolloutKeyId(result), result)
+      const lastLineOf = new Map<string, number>()
+      const seeds: Array<number> = []
+      const attempts: Array<number> = []
+      const offsets: Array<number> = []
+      const lengths: Array<number> = []
+      if (existsSync(path)) {
+        let offset = 0
+        let lastLineStart = 0
+        let lastLineWhole = true
+        const lines = createInterface({ input: createReadStream(path), crlfDelay: Number.POSITIVE_INFINITY })
+        for await (const line of lines) {
+          const length = Buffer.byteLength(line)
+          lastLineStart = offset
+          offset += length + 1
+          if (line === "") continue
+          const result = parseJournalLine(line)
+          lastLineWhole = result !== undefined
+          if (result === undefined) continue
+          const id = rolloutKeyId(result)
+          const slot = lastLineOf.get(id) ?? seeds.length
+          lastLineOf.set(id, slot)
+          seeds[slot] = result.seed
+          attempts[slot] = result.attempt
+          offsets[slot] = lastLineStart
+          lengths[slot] = length
+        }
+        const size = (await stat(path)).size
+        if (!lastLineWhole) await truncate(path, lastLineStart)
+        else if (offset > size) await appendFile(path, "\n")
       }
-      const size = (await stat(path)).size
-      if (!lastLineWhole) await truncate(path, lastLineStart)
-      else if (offset > size) await appendFile(path, "\n")
-      return results
+      const order = Array.from(seeds.keys()).sort((a, b) => seeds[a]! - seeds[b]! || attempts[a]! - attempts[b]!)
+      return {
+        size: order.length,
+        results: function* () {
+          if (order.length === 0) return
+          const fd = openSync(path, "r")
+          try {
+            for (const slot of order) {
+              const buffer = Buffer.allocUnsafe(lengths[slot]!)
+              readSync(fd, buffer, 0, buffer.length, offsets[slot]!)
+              yield JSON.parse(buffer.toString("utf8")) as EvalResult
+            }
+          } finally {
+            closeSync(fd)
+          }
+        },
+      }
     },
     catch: (cause) => new StoreError({ reason: "Corrupt", message: (cause as Error).message }),
   })
+
+/** Every key's last result in memory, keyed by `seed:attempt`: for small runs and tests. */
+export const readJournal = (dir: string) =>
+  Effect.map(openJournal(dir), (journal) => new Map(Array.from(journal.results(), (r) => [rolloutKeyId(r), r])))
 
 /**
  * The CLI's store: an append-only JSONL journal in the run directory. Each result is written with one
@@ -156,31 +198,37 @@ export const makeRunDirectoryStore = (dir: string, attempts: number) =>
         closeSync(fd)
       }),
   ).pipe(
-    Effect.map(
-      (fd): ResultStoreService => ({
+    Effect.map((fd): ResultStoreService => {
+      const journalPath = join(dir, RESULTS_FILE)
+      const appendFailed = io(`cannot append to ${journalPath}`)
+      const writeTrace = (result: EvalResult) =>
+        writeFileSync(
+          join(dir, TRACES_DIR, traceFileName(result.seed, result.attempt, attempts)),
+          JSON.stringify(result.trace),
+        )
+      return {
         location: dir,
-        completed: readJournal(dir),
+        completed: Effect.map(openJournal(dir), (journal) => journal.results()),
         append: (result) =>
           Effect.try({
             try: () => {
-              const { trace, ...row } = result
-              if (trace !== undefined && trace !== null) {
-                writeFileSync(
-                  join(dir, TRACES_DIR, traceFileName(result.seed, result.attempt, attempts)),
-                  JSON.stringify(trace),
-                )
+              if (result.trace === undefined || result.trace === null) {
+                writeSync(fd, `${JSON.stringify(result)}\n`)
+              } else {
+                writeTrace(result)
+                // JSON.stringify drops undefined members: the trace lives in its own file.
+                writeSync(fd, `${JSON.stringify({ ...result, trace: undefined })}\n`)
               }
-              writeSync(fd, `${JSON.stringify(row)}\n`)
             },
-            catch: io(`cannot append to ${join(dir, RESULTS_FILE)}`),
+            catch: appendFailed,
           }),
         saveSummary: (summary) =>
           Effect.try({
             try: () => writeFileSync(join(dir, SUMMARY_FILE), `${JSON.stringify(summary, null, 2)}\n`),
             catch: io(`cannot write ${join(dir, SUMMARY_FILE)}`),
           }),
-      }),
-    ),
+      }
+    }),
   )
 
 export const RunDirectoryStoreLayer = (dir: string, attempts: number) =>

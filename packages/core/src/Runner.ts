@@ -1,7 +1,8 @@
 import { Duration, Effect, Fiber, PubSub } from "effect"
 import { type BackoffPolicy, defaultBackoff, retryDelay } from "./Backoff.js"
-import { type EvalResult, type RolloutKey, rolloutKeyId } from "./EvalResult.js"
+import type { EvalResult, RolloutKey } from "./EvalResult.js"
 import type { EvalRunConfig } from "./EvalRunConfig.js"
+import { type PlannedKey, RolloutPlan } from "./internal/RolloutPlan.js"
 import { ResultStore, type StoreError } from "./ResultStore.js"
 import { makeRolloutId } from "./RolloutRequestBuilder.js"
 import { makeRunControl, type RunControl } from "./RunControl.js"
@@ -23,11 +24,6 @@ export interface RunOutcome {
   readonly summary: RunSummary
   /** True when a stop was requested before every rollout ran; the missing keys are resumable. */
   readonly interrupted: boolean
-}
-
-/** Seeds × attempts, in seed order: nanoeval's n_tries as proctor's `attempts`. */
-export function* planKeys(config: EvalRunConfig): Generator<RolloutKey> {
-  for (const seed of config.seeds) for (let attempt = 0; attempt < config.attempts; attempt++) yield { seed, attempt }
 }
 
 const withDeadline = (solver: SolverService, timeoutS: number) =>
@@ -115,19 +111,10 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
   const solve = withDeadline(solver, config.timeout_s)
 
   const summary = new SummaryAccumulator({ attempts: config.attempts, passThreshold: config.pass_threshold })
-  const finished = new Set<string>()
-  const previous = yield* store.completed
-  let planned = 0
-  for (const key of planKeys(config)) {
-    planned++
-    const id = rolloutKeyId(key)
-    const result = previous.get(id)
-    if (result !== undefined) {
-      finished.add(id)
-      summary.add(result)
-    }
-  }
-  const alreadyDone = finished.size
+  const plan = new RolloutPlan(config.seeds, config.attempts)
+  plan.markStored(yield* store.completed, (result) => summary.add(result))
+  const planned = plan.size
+  const alreadyDone = plan.completed
   const counters = { done: alreadyDone, ok: 0, errored: 0, retries: 0, inFlight: 0, scoreSum: 0, scored: 0 }
   const startedAt = Date.now()
   const progress = (): RunProgress => ({ planned, ...counters, elapsedMs: Date.now() - startedAt })
@@ -142,10 +129,10 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
   )
 
   // Uninterruptible so a cancelled run never holds a stored result that its summary did not count.
-  const record = (result: EvalResult) =>
+  const record = (key: PlannedKey, result: EvalResult) =>
     Effect.uninterruptible(
       Effect.flatMap(store.append(result), () => {
-        finished.add(rolloutKeyId(result))
+        plan.markDone(key.index)
         summary.add(result)
         counters.done++
         counters.retries += result.retries
@@ -196,23 +183,14 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
     return tryOnce(0)
   }
 
-  const pending = planKeys(config)
-  const nextKey = (): RolloutKey | undefined => {
-    if (control.isStopRequested()) return undefined
-    for (let next = pending.next(); !next.done; next = pending.next()) {
-      if (!finished.has(rolloutKeyId(next.value))) return next.value
-    }
-    return undefined
-  }
-
   const work = (): Effect.Effect<void, StoreError> =>
     Effect.suspend(() => {
-      const key = nextKey()
+      const key = control.isStopRequested() ? undefined : plan.next()
       if (key === undefined) return Effect.void
       counters.inFlight++
       return Effect.flatMap(attemptRollout(key), (result) => {
         counters.inFlight--
-        return result === null ? work() : Effect.flatMap(record(result), work)
+        return result === null ? work() : Effect.flatMap(record(key, result), work)
       })
     })
 
@@ -222,8 +200,7 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
   )
   yield* Effect.raceFirst(Fiber.join(pool), Effect.zipRight(control.cancelled, Fiber.interrupt(pool)))
 
-  const missingKeys: Array<RolloutKey> = []
-  for (const key of planKeys(config)) if (!finished.has(rolloutKeyId(key))) missingKeys.push(key)
+  const missingKeys = plan.missing()
   const result: RunSummary = summary.summarize({
     runId,
     plannedKeys: planned,

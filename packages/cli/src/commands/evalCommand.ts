@@ -8,10 +8,10 @@ import {
   loadEvalConfig,
   loadResumeSettings,
   makeRunControl,
+  openJournal,
   type RunControl,
   type RunEvent,
   type RunOutcome,
-  readJournal,
   readRunManifest,
   resumeEvalRun,
   startEvalRun,
@@ -171,12 +171,12 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
 
     const runDir = outcome.location ?? ""
     const config = loaded?.config ?? configFromManifest(yield* readRunManifest(runDir), undefined)
-    const results = [...(yield* readJournal(runDir)).values()].sort((a, b) => a.seed - b.seed || a.attempt - b.attempt)
+    const journal = yield* openJournal(runDir)
     const tracesDir = options.tracesDir ?? loaded?.tracesDir ?? null
     if (tracesDir !== null && existsSync(join(runDir, TRACES_DIR))) {
       cpSync(join(runDir, TRACES_DIR), tracesDir, { recursive: true })
     }
-    yield* printResults({ outcome, results, config, options, io, runDir, tracesDir })
+    yield* printResults({ outcome, results: journal.results, config, options, io, runDir, tracesDir })
 
     if (outcome.interrupted) {
       io.stderr.write(

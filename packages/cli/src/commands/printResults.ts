@@ -8,7 +8,8 @@ const TERMINAL_ROWS = 200
 
 interface PrintInput {
   readonly outcome: RunOutcome
-  readonly results: ReadonlyArray<EvalResult>
+  /** Read back from the journal on each call, so 100,000 results never sit in memory at once. */
+  readonly results: () => Iterable<EvalResult>
   readonly config: Parameters<typeof publicConfig>[0]
   readonly options: EvalCommandOptions
   readonly io: { readonly stdout: NodeJS.WriteStream; readonly stderr: NodeJS.WriteStream }
@@ -21,9 +22,9 @@ export const printResults = Effect.fn("cli.printResults")(function* (input: Prin
   const { outcome, results, options, io } = input
   const config = publicConfig(input.config)
   const jsonPath = options.outputJson ?? options.output
-  if (jsonPath !== undefined) yield* writeOutputJson(jsonPath, config, results, outcome.summary)
+  if (jsonPath !== undefined) yield* writeOutputJson(jsonPath, config, results(), outcome.summary)
   if (options.outputTxt !== undefined) {
-    yield* writeOutputTxt(options.outputTxt, config, () => results, { attempts: config.attempts })
+    yield* writeOutputTxt(options.outputTxt, config, results, { attempts: config.attempts })
   }
   if (options.json === true) {
     const document = {
@@ -41,7 +42,7 @@ export const printResults = Effect.fn("cli.printResults")(function* (input: Prin
     ...(options.outputTxt === undefined ? [] : [`results txt: ${options.outputTxt}`]),
     ...(input.tracesDir === null ? [] : [`traces: ${input.tracesDir}`]),
   ]
-  io.stdout.write(`${formatTable(results, { attempts: config.attempts, maxRows: TERMINAL_ROWS })}\n\n`)
+  io.stdout.write(`${formatTable(results(), { attempts: config.attempts, maxRows: TERMINAL_ROWS })}\n\n`)
   io.stdout.write(`${formatSummaryText(outcome.summary)}\n`)
   io.stdout.write(`${files.join("\n")}\n`)
 })

@@ -1,0 +1,581 @@
+/**
+ * runner-overhead: how much throughput `proctor eval` gives up against the bare HTTP loops it is built on,
+ * and how much memory it needs for a large run.
+ *
+ * Against one zero-work task app in its own process, alternating and repeating each measurement:
+ *   1. a bare undici `Pool` loop (64 connections, 64 workers),
+ *   2. a bare `node:http` keep-alive loop (`http.Agent`, maxSockets 64),
+ *   3. `proctor eval` as a child process (in-run throughput and whole-process wall time),
+ * then one `proctor eval` of 100,000 seeds for its peak RSS. Writes the `## runner-overhead` section of
+ * bench/RESULTS.md (other sections are kept).
+ *
+ * Flags (for quick trials and A/B runs): --rollouts N, --rounds N, --warmup N, --rss-seeds N, --no-write,
+ * --cli PATH (another build of proctor's `bin.js`, e.g. a checkout of an older commit).
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { randomFillSync } from "node:crypto"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { Agent, request as httpRequest } from "node:http"
+import { cpus, loadavg, release, tmpdir, totalmem } from "node:os"
+import { dirname, join, resolve } from "node:path"
+import { createInterface } from "node:readline"
+import { fileURLToPath } from "node:url"
+import { Pool } from "undici"
+
+// ---------------------------------------------------------------------------------------------- settings
+
+const argString = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name)
+  return i === -1 ? undefined : process.argv[i + 1]
+}
+
+const argValue = (name: string, fallback: number): number => {
+  const raw = argString(name)
+  if (raw === undefined) return fallback
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name}: expected a positive integer`)
+  return n
+}
+
+const ROLLOUTS = argValue("--rollouts", 20_000)
+const ROUNDS = argValue("--rounds", 3)
+const WARMUP = argValue("--warmup", 5_000)
+const RSS_SEEDS = argValue("--rss-seeds", 100_000)
+const CONCURRENCY = 64
+const WRITE_RESULTS = !process.argv.includes("--no-write")
+const THROUGHPUT_TARGET = 0.7
+const RSS_TARGET_MB = 200
+
+const here = dirname(fileURLToPath(import.meta.url))
+const SERVER_SCRIPT = join(here, "zeroWorkTaskApp.js")
+const CLI_BIN = resolve(argString("--cli") ?? fileURLToPath(new URL("bin.js", import.meta.resolve("@proctor/cli"))))
+const REPO_ROOT = join(here, "..", "..", "..")
+const RESULTS_PATH = join(REPO_ROOT, "bench", "RESULTS.md")
+const SECTION = "## runner-overhead"
+const GNU_TIME = "/usr/bin/time"
+
+/** Which proctor was measured: the commit of the checkout holding the CLI, and whether it had local changes. */
+const describeProctor = (): string => {
+  const cwd = dirname(CLI_BIN)
+  const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd, encoding: "utf8" })
+  if (head.status !== 0) return `\`${CLI_BIN}\` (not in a git checkout)`
+  const dirty = spawnSync("git", ["status", "--porcelain", "--", "packages"], { cwd, encoding: "utf8" })
+  const changes = dirty.stdout.trim() === "" ? "" : " with uncommitted changes under packages/"
+  return `commit ${head.stdout.trim()}${changes}`
+}
+
+const loads = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" / ")
+
+// ----------------------------------------------------------------------------------- who else uses the CPU
+
+const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100
+const QUIET_CORES = 0.25
+const QUIET_WAIT_S = Number(argString("--quiet-wait") ?? "60")
+
+/** Busy and total CPU seconds of the whole machine since boot (/proc/stat). */
+const machineCpu = () => {
+  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number)
+  const total = fields.reduce((a, b) => a + b, 0)
+  const idle = (fields[3] ?? 0) + (fields[4] ?? 0)
+  return { busy: (total - idle) / CLK_TCK, total: total / CLK_TCK }
+}
+
+/** User + system CPU seconds of one process (/proc/PID/stat), 0 once it is gone. */
+const processCpu = (pid: number): number => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK
+  } catch {
+    return 0
+  }
+}
+
+const selfCpu = () => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1e6
+}
+
+/**
+ * CPU used by processes other than this bench, its task app and the measured child, in cores, over one
+ * measurement: on a shared 2-core machine that is the noise in every figure, so it is recorded next to it.
+ */
+const startCpuMeter = (serverPid: number) => {
+  const m0 = machineCpu()
+  const self0 = selfCpu()
+  const server0 = processCpu(serverPid)
+  const t0 = performance.now()
+  return (childCpuSeconds = 0) => {
+    const m1 = machineCpu()
+    const ours = selfCpu() - self0 + (processCpu(serverPid) - server0) + childCpuSeconds
+    const seconds = (performance.now() - t0) / 1000
+    return Math.max(0, (m1.busy - m0.busy - ours) / seconds)
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+
+/** Waits (up to --quiet-wait seconds) until other processes use under QUIET_CORES cores over one second. */
+const waitForQuiet = async (serverPid: number): Promise<number> => {
+  const deadline = performance.now() + QUIET_WAIT_S * 1000
+  for (;;) {
+    const meter = startCpuMeter(serverPid)
+    await sleep(1000)
+    const others = meter()
+    if (others < QUIET_CORES || performance.now() >= deadline) return others
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- task app
+
+interface TaskApp {
+  readonly pid: number
+  readonly port: number
+  readonly origin: string
+  readonly stop: () => Promise<void>
+}
+
+const startTaskApp = async (): Promise<TaskApp> => {
+  const child = spawn(process.execPath, [SERVER_SCRIPT, "0", "--exit-with-stdin"], {
+    stdio: ["pipe", "pipe", "inherit"],
+  })
+  const firstLine = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! })
+    lines.once("line", (line) => {
+      lines.close()
+      resolve(line)
+    })
+    child.once("exit", (code) => reject(new Error(`the task app exited (${code}) before printing its port`)))
+  })
+  const { port } = JSON.parse(firstLine) as { port: number }
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+  return {
+    pid: child.pid!,
+    port,
+    origin: `http://127.0.0.1:${port}`,
+    stop: async () => {
+      child.kill("SIGTERM")
+      await exited
+    },
+  }
+}
+
+// ------------------------------------------------------------------------------ the request proctor sends
+
+const hexPool = Buffer.alloc(8192)
+let hexOffset = hexPool.length
+const randomHex = (bytes: number): string => {
+  if (hexOffset + bytes > hexPool.length) {
+    randomFillSync(hexPool)
+    hexOffset = 0
+  }
+  const hex = hexPool.toString("hex", hexOffset, hexOffset + bytes)
+  hexOffset += bytes
+  return hex
+}
+
+/**
+ * The body `proctor eval --url URL --seeds …` sends (packages/core/src/RolloutRequestBuilder.ts with the
+ * CLI's defaults: no app_id/env_name/policy/model, no trace, timeout 300 s), built and serialised per
+ * request as proctor does.
+ */
+const rolloutBody = (seed: number): string => {
+  const runId = `eval-seed-${seed}-${randomHex(4)}`
+  return JSON.stringify({
+    run_id: runId,
+    trace_correlation_id: runId,
+    env: { env_name: "default", config: {}, seed },
+    policy: { policy_name: "policy", config: {} },
+    record: { trajectories: true, logprobs: false, value: false, return_trace: false, trace_format: "compact" },
+    on_done: "reset",
+    safety: { max_ops: 100_000, max_time_s: 300 },
+    training_session_id: null,
+    synth_base_url: null,
+    mode: "eval",
+  })
+}
+
+const REQUEST_HEADERS = { "content-type": "application/json", accept: "application/json" }
+
+interface RolloutAnswer {
+  readonly metrics?: { readonly outcome_score?: number }
+}
+
+/** The answer must be the zero-work app's: status 200 and score = seed % 2. */
+const isExpected = (status: number, text: string, seed: number) =>
+  status === 200 && (JSON.parse(text) as RolloutAnswer).metrics?.outcome_score === seed % 2
+
+// ------------------------------------------------------------------------------------------- bare loops
+
+interface LoopRun {
+  readonly seconds: number
+  readonly throughput: number
+  /** Cores used by other processes on the machine during the measurement. */
+  readonly otherCores: number
+}
+
+const runWorkers = async (serverPid: number, n: number, one: (seed: number) => Promise<boolean>): Promise<LoopRun> => {
+  let next = 0
+  let wrong = 0
+  const worker = async () => {
+    while (next < n) {
+      const seed = next++
+      if (!(await one(seed))) wrong++
+    }
+  }
+  const meter = startCpuMeter(serverPid)
+  const t0 = performance.now()
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker))
+  const seconds = (performance.now() - t0) / 1000
+  const otherCores = meter()
+  if (wrong > 0) throw new Error(`${wrong} of ${n} answers were not the expected rollout response`)
+  return { seconds, throughput: n / seconds, otherCores }
+}
+
+const bareUndici = async (app: TaskApp, n: number): Promise<LoopRun> => {
+  const pool = new Pool(app.origin, { connections: CONCURRENCY, keepAliveTimeout: 30_000 })
+  try {
+    return await runWorkers(app.pid, n, async (seed) => {
+      const res = await pool.request({
+        method: "POST",
+        path: "/rollout",
+        headers: REQUEST_HEADERS,
+        body: rolloutBody(seed),
+      })
+      return isExpected(res.statusCode, await res.body.text(), seed)
+    })
+  } finally {
+    await pool.close()
+  }
+}
+
+const bareNodeHttp = async (app: TaskApp, n: number): Promise<LoopRun> => {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY })
+  const post = (body: string) =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          agent,
+          host: "127.0.0.1",
+          port: app.port,
+          method: "POST",
+          path: "/rollout",
+          headers: { ...REQUEST_HEADERS, "content-length": Buffer.byteLength(body) },
+        },
+        (res) => {
+          const chunks: Array<Buffer> = []
+          res.on("data", (chunk: Buffer) => chunks.push(chunk))
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }))
+          res.on("error", reject)
+        },
+      )
+      req.on("error", reject)
+      req.end(body)
+    })
+  try {
+    return await runWorkers(app.pid, n, async (seed) => {
+      const { status, text } = await post(rolloutBody(seed))
+      return isExpected(status, text, seed)
+    })
+  } finally {
+    agent.destroy()
+  }
+}
+
+// -------------------------------------------------------------------------------------- proctor eval
+
+interface ProctorRun {
+  readonly seeds: number
+  /** `summary.throughput_per_s`: rollouts per second between the run's start and end. */
+  readonly inRunThroughput: number
+  readonly inRunSeconds: number
+  /** From spawn to exit: Node startup, config, preflight, the run, reading results back, printing. */
+  readonly wallSeconds: number
+  readonly wallThroughput: number
+  readonly peakRssMb: number
+  readonly rssMethod: string
+  /** User + system CPU seconds of the whole `proctor eval` process. */
+  readonly cpuSeconds: number
+  readonly otherCores: number
+}
+
+interface EvalJson {
+  readonly summary: {
+    readonly completed: number
+    readonly ok: number
+    readonly is_valid: boolean
+    readonly duration_s: number
+    readonly throughput_per_s: number | null
+    readonly metrics: { readonly mean_score: number | null }
+  }
+}
+
+const hasGnuTime = (() => {
+  if (!existsSync(GNU_TIME)) return false
+  const probe = spawnSync(GNU_TIME, ["-f", "%M %U %S", "true"], { encoding: "utf8" })
+  return probe.status === 0 && /^\d+ [\d.]+ [\d.]+\s*$/.test(probe.stderr)
+})()
+
+/** Without GNU time: peak RSS by polling VmHWM (a high-water mark) and CPU from /proc/PID/stat. */
+const pollProc = (child: ChildProcess) => {
+  let peakKb = 0
+  let cpuSeconds = 0
+  const read = () => {
+    try {
+      const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))
+      if (match !== null) peakKb = Math.max(peakKb, Number(match[1]))
+      cpuSeconds = Math.max(cpuSeconds, processCpu(child.pid!))
+    } catch {
+      // gone already
+    }
+  }
+  const timer = setInterval(read, 50)
+  return {
+    stop: () => {
+      clearInterval(timer)
+      return { peakKb, cpuSeconds }
+    },
+  }
+}
+
+const runProctor = async (app: TaskApp, seeds: number): Promise<ProctorRun> => {
+  const tmp = mkdtempSync(join(tmpdir(), "proctor-bench-"))
+  const timeFile = join(tmp, "gnu-time")
+  const evalArgs = [
+    CLI_BIN,
+    "eval",
+    "--url",
+    app.origin,
+    "--seeds",
+    `0-${seeds - 1}`,
+    "--concurrency",
+    String(CONCURRENCY),
+    "--run-dir",
+    join(tmp, "run"),
+    "--json",
+  ]
+  try {
+    const meter = startCpuMeter(app.pid)
+    const t0 = performance.now()
+    const child = hasGnuTime
+      ? spawn(GNU_TIME, ["-f", "%M %U %S", "-o", timeFile, process.execPath, ...evalArgs], {
+          stdio: ["ignore", "pipe", "pipe"],
+        })
+      : spawn(process.execPath, evalArgs, { stdio: ["ignore", "pipe", "pipe"] })
+    const poller = hasGnuTime ? null : pollProc(child)
+    let stdout = ""
+    let stderrTail = ""
+    child.stdout!.setEncoding("utf8").on("data", (s: string) => {
+      stdout += s
+    })
+    child.stderr!.setEncoding("utf8").on("data", (s: string) => {
+      stderrTail = (stderrTail + s).slice(-4000)
+    })
+    const code = await new Promise<number | null>((resolve) => child.once("close", resolve))
+    const wallSeconds = (performance.now() - t0) / 1000
+    const polled = poller?.stop() ?? { peakKb: 0, cpuSeconds: 0 }
+    if (code !== 0) throw new Error(`proctor eval exited with ${code}:\n${stderrTail}`)
+    const { summary } = JSON.parse(stdout) as EvalJson
+    if (summary.ok !== seeds || !summary.is_valid || summary.throughput_per_s === null) {
+      throw new Error(`proctor eval did not complete every rollout: ${JSON.stringify(summary).slice(0, 500)}`)
+    }
+    const mean = summary.metrics.mean_score
+    if (mean === null || Math.abs(mean - Math.floor(seeds / 2) / seeds) > 1e-9) {
+      throw new Error(`unexpected mean score ${mean}`)
+    }
+    const [peakKb, cpuSeconds] = hasGnuTime
+      ? (() => {
+          const [kb, user, system] = readFileSync(timeFile, "utf8").trim().split("\n").pop()!.split(" ").map(Number)
+          return [kb!, user! + system!]
+        })()
+      : [polled.peakKb, polled.cpuSeconds]
+    return {
+      seeds,
+      inRunThroughput: summary.throughput_per_s,
+      inRunSeconds: summary.duration_s,
+      wallSeconds,
+      wallThroughput: seeds / wallSeconds,
+      peakRssMb: peakKb / 1024,
+      rssMethod: hasGnuTime ? "GNU time %M (getrusage maxrss)" : "/proc/PID/status VmHWM polled every 50 ms",
+      cpuSeconds,
+      otherCores: meter(cpuSeconds),
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true })
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ report
+
+const median = (xs: ReadonlyArray<number>): number => {
+  const s = [...xs].sort((a, b) => a - b)
+  const mid = Math.floor(s.length / 2)
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
+}
+
+const rate = (x: number) => Math.round(x).toLocaleString("en-US")
+const secs = (x: number) => x.toFixed(2)
+const mb = (x: number) => x.toFixed(1)
+const ratio = (x: number) => `${x.toFixed(2)}×`
+const verdict = (met: boolean) => (met ? "**met**" : "**missed**")
+
+interface Round {
+  readonly undici: LoopRun
+  readonly nodeHttp: LoopRun
+  readonly proctor: ProctorRun
+}
+
+interface RunInfo {
+  readonly startedAt: Date
+  readonly proctor: string
+  readonly loadBefore: string
+  readonly loadAfter: string
+}
+
+const renderSection = (rounds: ReadonlyArray<Round>, rss: ProctorRun, info: RunInfo): string => {
+  const mUndici = median(rounds.map((r) => r.undici.throughput))
+  const mNode = median(rounds.map((r) => r.nodeHttp.throughput))
+  const mIn = median(rounds.map((r) => r.proctor.inRunThroughput))
+  const mWall = median(rounds.map((r) => r.proctor.wallThroughput))
+  const mWallS = median(rounds.map((r) => r.proctor.wallSeconds))
+  const mRss = median(rounds.map((r) => r.proctor.peakRssMb))
+  const inVsNode = mIn / mNode
+  const inVsUndici = mIn / mUndici
+  const cpu = cpus()
+  const row = (label: string, cells: ReadonlyArray<string>) => `| ${label} | ${cells.join(" | ")} |`
+  const lines = [
+    SECTION,
+    "",
+    `Measured ${info.startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC with ` +
+      `\`npx -y pnpm@10 run bench:runner\` (bench/runner-overhead); proctor at ${info.proctor}.`,
+    "",
+    `Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${Math.round(totalmem() / 2 ** 30)} GiB, ` +
+      `Linux ${release()}, Node ${process.version}. The task app and the client share the cores. ` +
+      `Load average (1/5/15 min) at the start: ${info.loadBefore}; at the end: ${info.loadAfter} ` +
+      "(anything well above 0 means other work was competing for the 2 cores and every figure is lower).",
+    "",
+    `Setup: a zero-work task app on bare \`node:http\` in its own process on 127.0.0.1; ${rate(ROLLOUTS)} POST /rollout ` +
+      `per measurement at concurrency ${CONCURRENCY}, with the body proctor sends (built and serialised per request) ` +
+      `and the answer JSON-parsed and checked. Warm-up: ${rate(WARMUP)} requests through each bare loop and one ` +
+      `small \`proctor eval\`. Then ${ROUNDS} rounds, each running the three measurements in turn against the same ` +
+      "server process. `proctor eval` runs as a child process (`--json`, `--run-dir` in a temp dir): " +
+      "*in-run* is its `summary.throughput_per_s`; *whole process* is seeds ÷ wall time from spawn to exit " +
+      "(Node startup, config, preflight, the run, reading the journal back, printing).",
+    "",
+    "| round | bare undici Pool (/s) | bare node:http keep-alive (/s) | proctor in-run (/s) | " +
+      "proctor whole process (/s) | proctor wall time (s) | proctor peak RSS (MB) |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+    ...rounds.map((r, i) =>
+      row(String(i + 1), [
+        rate(r.undici.throughput),
+        rate(r.nodeHttp.throughput),
+        rate(r.proctor.inRunThroughput),
+        rate(r.proctor.wallThroughput),
+        secs(r.proctor.wallSeconds),
+        mb(r.proctor.peakRssMb),
+      ]),
+    ),
+    row("**median**", [rate(mUndici), rate(mNode), rate(mIn), rate(mWall), secs(mWallS), mb(mRss)]),
+    "",
+    "Ratios (medians):",
+    "",
+    "| | ÷ bare undici Pool | ÷ bare node:http keep-alive |",
+    "|---|---:|---:|",
+    row("proctor in-run", [ratio(inVsUndici), ratio(inVsNode)]),
+    row("proctor whole process", [ratio(mWall / mUndici), ratio(mWall / mNode)]),
+    "",
+    `Peak RSS of \`proctor eval\` with ${rate(rss.seeds)} seeds at concurrency ${CONCURRENCY}: ` +
+      `**${mb(rss.peakRssMb)} MB** (${rss.rssMethod}); in-run ${rate(rss.inRunThroughput)}/s, whole process ` +
+      `${rate(rss.wallThroughput)}/s (${secs(rss.wallSeconds)} s wall).`,
+    "",
+    "Targets:",
+    "",
+    `- proctor in-run ≥ ${THROUGHPUT_TARGET}× the bare keep-alive loop (node:http): ${ratio(inVsNode)} — ` +
+      `${verdict(inVsNode >= THROUGHPUT_TARGET)}. Against the bare undici Pool loop (stricter): ${ratio(inVsUndici)} — ` +
+      `${inVsUndici >= THROUGHPUT_TARGET ? "also met" : "not met"}.`,
+    `- peak RSS ≤ ${RSS_TARGET_MB} MB for ${rate(rss.seeds)} seeds: ${mb(rss.peakRssMb)} MB — ` +
+      `${verdict(rss.peakRssMb <= RSS_TARGET_MB)}.`,
+    "",
+  ]
+  return lines.join("\n")
+}
+
+/** Replaces this bench's section of RESULTS.md (from its heading to the next `## `), keeping the others. */
+const writeSection = (path: string, section: string) => {
+  const existing = existsSync(path) ? readFileSync(path, "utf8") : "# Benchmark results\n\n"
+  const lines = existing.split("\n")
+  const start = lines.findIndex((l) => l.trim() === SECTION)
+  let next: string
+  if (start === -1) {
+    next = `${existing.replace(/\n*$/, "\n\n")}${section}`
+  } else {
+    let end = lines.findIndex((l, i) => i > start && l.startsWith("## "))
+    if (end === -1) end = lines.length
+    const before = lines.slice(0, start).join("\n")
+    const after = lines.slice(end).join("\n")
+    next = `${before.replace(/\n*$/, "\n\n")}${section}${after === "" ? "" : `\n${after}`}`
+  }
+  writeFileSync(path, next.replace(/\n*$/, "\n"))
+}
+
+// -------------------------------------------------------------------------------------------------- main
+
+const log = (s: string) => process.stderr.write(`${s}\n`)
+
+const main = async () => {
+  const startedAt = new Date()
+  const loadBefore = loads()
+  const app = await startTaskApp()
+  try {
+    const health = await fetch(`${app.origin}/health`)
+    if (health.status !== 200) throw new Error(`task app /health answered ${health.status}`)
+    log(`task app on ${app.origin} (its own process); proctor CLI ${CLI_BIN}; load average ${loadBefore}`)
+
+    log(`warm-up: ${WARMUP} requests per bare loop, one proctor eval of ${Math.min(WARMUP, 2_000)} seeds`)
+    await bareUndici(app.origin, WARMUP)
+    await bareNodeHttp(app.port, WARMUP)
+    await runProctor(app.origin, Math.min(WARMUP, 2_000))
+
+    const rounds: Array<Round> = []
+    for (let i = 1; i <= ROUNDS; i++) {
+      const undici = await bareUndici(app.origin, ROLLOUTS)
+      log(`round ${i}: bare undici Pool        ${rate(undici.throughput)}/s`)
+      const nodeHttp = await bareNodeHttp(app.port, ROLLOUTS)
+      log(`round ${i}: bare node:http          ${rate(nodeHttp.throughput)}/s`)
+      const proctor = await runProctor(app.origin, ROLLOUTS)
+      log(
+        `round ${i}: proctor eval            ${rate(proctor.inRunThroughput)}/s in-run, ` +
+          `${rate(proctor.wallThroughput)}/s whole process (${secs(proctor.wallSeconds)} s), ${mb(proctor.peakRssMb)} MB`,
+      )
+      rounds.push({ undici, nodeHttp, proctor })
+    }
+
+    log(`peak RSS: proctor eval of ${RSS_SEEDS} seeds`)
+    const rss = await runProctor(app.origin, RSS_SEEDS)
+    log(`  ${mb(rss.peakRssMb)} MB, ${rate(rss.inRunThroughput)}/s in-run, ${secs(rss.wallSeconds)} s wall`)
+
+    const section = renderSection(rounds, rss, {
+      startedAt,
+      proctor: describeProctor(),
+      loadBefore,
+      loadAfter: loads(),
+    })
+    process.stdout.write(`\n${section}\n`)
+    if (WRITE_RESULTS) {
+      writeSection(RESULTS_PATH, section)
+      log(`wrote the "${SECTION}" section of ${RESULTS_PATH}`)
+    }
+  } finally {
+    await app.stop()
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `bench:runner failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  )
+  process.exitCode = 1
+})

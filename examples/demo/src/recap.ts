@@ -1,0 +1,98 @@
+import { readFileSync } from "node:fs"
+
+/** The part of `--output-json`'s `summary` (core's RunSummary) the recap shows. */
+export interface SummaryView {
+  readonly completed: number
+  readonly planned: number
+  readonly ok: number
+  readonly errored: number
+  readonly missing: number
+  readonly is_valid: boolean
+  readonly invalid_reasons: ReadonlyArray<string>
+  readonly metrics: {
+    readonly count: number
+    readonly mean_score: number | null
+    readonly ci95: readonly [number, number] | null
+  }
+  readonly errors_by_kind: Readonly<Record<string, number>>
+  readonly duration_s: number
+}
+
+export interface EvalOutcome {
+  readonly app: string
+  readonly runDir: string
+  readonly wallSeconds: number
+  /** Why the eval counts as failed to run; undefined when it ran. */
+  readonly failure: string | undefined
+  readonly interrupted: boolean
+  readonly summary: SummaryView | undefined
+}
+
+/** Reads the summary the CLI wrote with `--output-json`; undefined when it wrote none (or not whole). */
+export const readSummary = (outputJson: string): SummaryView | undefined => {
+  try {
+    const document = JSON.parse(readFileSync(outputJson, "utf8")) as { summary?: SummaryView }
+    return document.summary
+  } catch {
+    return undefined
+  }
+}
+
+/** Four significant decimals with trailing zeros trimmed, as the CLI's table prints floats. */
+const num = (n: number): string => String(Number(n.toFixed(4)))
+
+const seconds = (s: number): string =>
+  s < 60 ? `${s.toFixed(1)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`
+
+const scoreText = (summary: SummaryView): string => {
+  const { mean_score, ci95, count } = summary.metrics
+  if (mean_score === null) return "no score"
+  if (ci95 === null) return `${num(mean_score)} (n=${count})`
+  const half = (ci95[1] - ci95[0]) / 2
+  return `${num(mean_score)} ± ${num(half)} (95% CI ${num(ci95[0])}–${num(ci95[1])}, n=${count})`
+}
+
+const errorsText = (summary: SummaryView): string => {
+  const kinds = Object.entries(summary.errors_by_kind)
+  const detail = kinds.length === 0 ? "" : ` (${kinds.map(([kind, n]) => `${kind} ${n}`).join(", ")})`
+  const missing = summary.missing === 0 ? "" : `, ${summary.missing} not run`
+  return `${summary.errored} errors${detail}${missing}`
+}
+
+export interface RecapInput {
+  readonly model: string
+  readonly outcomes: ReadonlyArray<EvalOutcome>
+  readonly totalSeconds: number
+  readonly keyScrubbed: boolean
+}
+
+export const formatRecap = ({ model, outcomes, totalSeconds, keyScrubbed }: RecapInput): string => {
+  const width = Math.max(...outcomes.map((o) => o.app.length), "model".length) + 2
+  const pad = (label: string) => label.padEnd(width)
+  const out = ["", "━━ proctor demo: recap ━━", `${pad("model")}${model}`]
+  for (const o of outcomes) {
+    const status = o.failure !== undefined ? `FAILED: ${o.failure}` : o.interrupted ? "interrupted" : ""
+    const body =
+      o.summary === undefined
+        ? status
+        : `${scoreText(o.summary)} · ${errorsText(o.summary)} · ${seconds(o.wallSeconds)}${status === "" ? "" : ` · ${status}`}`
+    out.push(`${pad(o.app)}${body}`, `${pad("")}${o.runDir}`)
+  }
+  out.push(`${pad("total")}${seconds(totalSeconds)}`, "")
+  const dirs = outcomes.map((o) => o.runDir)
+  if (dirs.length > 0) {
+    out.push(
+      "Inspect: each run directory holds config.json, results.jsonl (one line per rollout, written as it",
+      "finished), summary.json, and results.json (config, rows and summary).",
+      "Resume: a run that stopped early continues where it left off once its task app and model answer again",
+      "at the URLs in its config.json:",
+      ...dirs.map((dir) => `  ENVIRONMENT_API_KEY=<the task app's key> pnpm proctor eval --resume ${dir}`),
+    )
+    if (keyScrubbed) {
+      out.push(
+        "Your model API key was removed from these directories, so a resumed run would call the model without it.",
+      )
+    }
+  }
+  return `${out.join("\n")}\n`
+}
