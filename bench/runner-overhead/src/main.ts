@@ -10,7 +10,9 @@
  * bench/RESULTS.md (other sections are kept).
  *
  * Flags (for quick trials and A/B runs): --rollouts N, --rounds N, --warmup N, --rss-seeds N, --no-write,
- * --cli PATH (another build of proctor's `bin.js`, e.g. a checkout of an older commit).
+ * --cli PATH (another build of proctor's `bin.js`, e.g. a checkout of an older commit), --proctor-label TEXT
+ * (how RESULTS.md names the proctor measured; default: the git commit of the CLI's checkout),
+ * --quiet-wait SECONDS (how long to wait for the machine to go quiet before each measurement; default 60).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { randomFillSync } from "node:crypto"
@@ -56,6 +58,8 @@ const GNU_TIME = "/usr/bin/time"
 
 /** Which proctor was measured: the commit of the checkout holding the CLI, and whether it had local changes. */
 const describeProctor = (): string => {
+  const label = argString("--proctor-label")
+  if (label !== undefined) return label
   const cwd = dirname(CLI_BIN)
   const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd, encoding: "utf8" })
   if (head.status !== 0) return `\`${CLI_BIN}\` (not in a git checkout)`
@@ -213,6 +217,8 @@ const isExpected = (status: number, text: string, seed: number) =>
 interface LoopRun {
   readonly seconds: number
   readonly throughput: number
+  /** CPU seconds of this (client) process during the measurement. */
+  readonly cpuSeconds: number
   /** Cores used by other processes on the machine during the measurement. */
   readonly otherCores: number
 }
@@ -227,12 +233,14 @@ const runWorkers = async (serverPid: number, n: number, one: (seed: number) => P
     }
   }
   const meter = startCpuMeter(serverPid)
+  const cpu0 = selfCpu()
   const t0 = performance.now()
   await Promise.all(Array.from({ length: CONCURRENCY }, worker))
   const seconds = (performance.now() - t0) / 1000
+  const cpuSeconds = selfCpu() - cpu0
   const otherCores = meter()
   if (wrong > 0) throw new Error(`${wrong} of ${n} answers were not the expected rollout response`)
-  return { seconds, throughput: n / seconds, otherCores }
+  return { seconds, throughput: n / seconds, cpuSeconds, otherCores }
 }
 
 const bareUndici = async (app: TaskApp, n: number): Promise<LoopRun> => {
@@ -420,6 +428,8 @@ const rate = (x: number) => Math.round(x).toLocaleString("en-US")
 const secs = (x: number) => x.toFixed(2)
 const mb = (x: number) => x.toFixed(1)
 const ratio = (x: number) => `${x.toFixed(2)}×`
+const cores = (x: number) => x.toFixed(2)
+const micros = (seconds: number, n: number) => Math.round((seconds / n) * 1e6).toLocaleString("en-US")
 const verdict = (met: boolean) => (met ? "**met**" : "**missed**")
 
 interface Round {
@@ -436,14 +446,17 @@ interface RunInfo {
 }
 
 const renderSection = (rounds: ReadonlyArray<Round>, rss: ProctorRun, info: RunInfo): string => {
-  const mUndici = median(rounds.map((r) => r.undici.throughput))
-  const mNode = median(rounds.map((r) => r.nodeHttp.throughput))
-  const mIn = median(rounds.map((r) => r.proctor.inRunThroughput))
-  const mWall = median(rounds.map((r) => r.proctor.wallThroughput))
-  const mWallS = median(rounds.map((r) => r.proctor.wallSeconds))
-  const mRss = median(rounds.map((r) => r.proctor.peakRssMb))
+  const med = (f: (r: Round) => number) => median(rounds.map(f))
+  const mUndici = med((r) => r.undici.throughput)
+  const mNode = med((r) => r.nodeHttp.throughput)
+  const mIn = med((r) => r.proctor.inRunThroughput)
+  const mWall = med((r) => r.proctor.wallThroughput)
   const inVsNode = mIn / mNode
   const inVsUndici = mIn / mUndici
+  const maxOthers = Math.max(
+    ...rounds.flatMap((r) => [r.undici.otherCores, r.nodeHttp.otherCores, r.proctor.otherCores]),
+    rss.otherCores,
+  )
   const cpu = cpus()
   const row = (label: string, cells: ReadonlyArray<string>) => `| ${label} | ${cells.join(" | ")} |`
   const lines = [
@@ -454,8 +467,7 @@ const renderSection = (rounds: ReadonlyArray<Round>, rss: ProctorRun, info: RunI
     "",
     `Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${Math.round(totalmem() / 2 ** 30)} GiB, ` +
       `Linux ${release()}, Node ${process.version}. The task app and the client share the cores. ` +
-      `Load average (1/5/15 min) at the start: ${info.loadBefore}; at the end: ${info.loadAfter} ` +
-      "(anything well above 0 means other work was competing for the 2 cores and every figure is lower).",
+      `Load average (1/5/15 min) at the start: ${info.loadBefore}; at the end: ${info.loadAfter}.`,
     "",
     `Setup: a zero-work task app on bare \`node:http\` in its own process on 127.0.0.1; ${rate(ROLLOUTS)} POST /rollout ` +
       `per measurement at concurrency ${CONCURRENCY}, with the body proctor sends (built and serialised per request) ` +
@@ -463,11 +475,14 @@ const renderSection = (rounds: ReadonlyArray<Round>, rss: ProctorRun, info: RunI
       `small \`proctor eval\`. Then ${ROUNDS} rounds, each running the three measurements in turn against the same ` +
       "server process. `proctor eval` runs as a child process (`--json`, `--run-dir` in a temp dir): " +
       "*in-run* is its `summary.throughput_per_s`; *whole process* is seeds ÷ wall time from spawn to exit " +
-      "(Node startup, config, preflight, the run, reading the journal back, printing).",
+      "(Node startup, config, preflight, the run, reading the journal back, printing). Before each measurement " +
+      `the bench waits (up to ${QUIET_WAIT_S} s) for other processes to use under ${QUIET_CORES} cores; ` +
+      "*others* is the CPU (in cores) that processes other than the client and the task app used during the " +
+      "measurement — anything above ~0.1 means the figures next to it are depressed by competition for the 2 cores.",
     "",
     "| round | bare undici Pool (/s) | bare node:http keep-alive (/s) | proctor in-run (/s) | " +
-      "proctor whole process (/s) | proctor wall time (s) | proctor peak RSS (MB) |",
-    "|---|---:|---:|---:|---:|---:|---:|",
+      "proctor whole process (/s) | proctor wall time (s) | proctor peak RSS (MB) | others (cores): undici / node:http / proctor |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
     ...rounds.map((r, i) =>
       row(String(i + 1), [
         rate(r.undici.throughput),
@@ -476,9 +491,18 @@ const renderSection = (rounds: ReadonlyArray<Round>, rss: ProctorRun, info: RunI
         rate(r.proctor.wallThroughput),
         secs(r.proctor.wallSeconds),
         mb(r.proctor.peakRssMb),
+        `${cores(r.undici.otherCores)} / ${cores(r.nodeHttp.otherCores)} / ${cores(r.proctor.otherCores)}`,
       ]),
     ),
-    row("**median**", [rate(mUndici), rate(mNode), rate(mIn), rate(mWall), secs(mWallS), mb(mRss)]),
+    row("**median**", [
+      rate(mUndici),
+      rate(mNode),
+      rate(mIn),
+      rate(mWall),
+      secs(med((r) => r.proctor.wallSeconds)),
+      mb(med((r) => r.proctor.peakRssMb)),
+      "",
+    ]),
     "",
     "Ratios (medians):",
     "",
@@ -487,9 +511,25 @@ const renderSection = (rounds: ReadonlyArray<Round>, rss: ProctorRun, info: RunI
     row("proctor in-run", [ratio(inVsUndici), ratio(inVsNode)]),
     row("proctor whole process", [ratio(mWall / mUndici), ratio(mWall / mNode)]),
     "",
+    "Client CPU per rollout (µs, medians; user + system of the client process — for proctor the whole process, " +
+      "startup and read-back included): " +
+      `bare undici ${micros(
+        med((r) => r.undici.cpuSeconds),
+        ROLLOUTS,
+      )}, ` +
+      `bare node:http ${micros(
+        med((r) => r.nodeHttp.cpuSeconds),
+        ROLLOUTS,
+      )}, ` +
+      `proctor eval ${micros(
+        med((r) => r.proctor.cpuSeconds),
+        ROLLOUTS,
+      )}.`,
+    "",
     `Peak RSS of \`proctor eval\` with ${rate(rss.seeds)} seeds at concurrency ${CONCURRENCY}: ` +
       `**${mb(rss.peakRssMb)} MB** (${rss.rssMethod}); in-run ${rate(rss.inRunThroughput)}/s, whole process ` +
-      `${rate(rss.wallThroughput)}/s (${secs(rss.wallSeconds)} s wall).`,
+      `${rate(rss.wallThroughput)}/s (${secs(rss.wallSeconds)} s wall, ${micros(rss.cpuSeconds, rss.seeds)} µs CPU ` +
+      `per rollout, others ${cores(rss.otherCores)} cores).`,
     "",
     "Targets:",
     "",
@@ -498,6 +538,13 @@ const renderSection = (rounds: ReadonlyArray<Round>, rss: ProctorRun, info: RunI
       `${inVsUndici >= THROUGHPUT_TARGET ? "also met" : "not met"}.`,
     `- peak RSS ≤ ${RSS_TARGET_MB} MB for ${rate(rss.seeds)} seeds: ${mb(rss.peakRssMb)} MB — ` +
       `${verdict(rss.peakRssMb <= RSS_TARGET_MB)}.`,
+    ...(maxOthers > 0.1
+      ? [
+          "",
+          `Other processes used up to ${cores(maxOthers)} cores during some measurements: absolute rates are ` +
+            "depressed there; the ratios, taken between alternating measurements, are the steadier figure.",
+        ]
+      : []),
     "",
   ]
   return lines.join("\n")
@@ -525,6 +572,12 @@ const writeSection = (path: string, section: string) => {
 
 const log = (s: string) => process.stderr.write(`${s}\n`)
 
+const quiet = async (app: TaskApp) => {
+  const others = await waitForQuiet(app.pid)
+  if (others >= QUIET_CORES)
+    log(`  (the machine is busy: other processes use ${cores(others)} cores; measuring anyway)`)
+}
+
 const main = async () => {
   const startedAt = new Date()
   const loadBefore = loads()
@@ -534,28 +587,38 @@ const main = async () => {
     if (health.status !== 200) throw new Error(`task app /health answered ${health.status}`)
     log(`task app on ${app.origin} (its own process); proctor CLI ${CLI_BIN}; load average ${loadBefore}`)
 
-    log(`warm-up: ${WARMUP} requests per bare loop, one proctor eval of ${Math.min(WARMUP, 2_000)} seeds`)
-    await bareUndici(app.origin, WARMUP)
-    await bareNodeHttp(app.port, WARMUP)
-    await runProctor(app.origin, Math.min(WARMUP, 2_000))
+    const warmSeeds = Math.min(WARMUP, 2_000)
+    log(`warm-up: ${WARMUP} requests per bare loop, one proctor eval of ${warmSeeds} seeds`)
+    await bareUndici(app, WARMUP)
+    await bareNodeHttp(app, WARMUP)
+    await runProctor(app, warmSeeds)
 
     const rounds: Array<Round> = []
+    const others = (x: number) => `others ${cores(x)} cores`
     for (let i = 1; i <= ROUNDS; i++) {
-      const undici = await bareUndici(app.origin, ROLLOUTS)
-      log(`round ${i}: bare undici Pool        ${rate(undici.throughput)}/s`)
-      const nodeHttp = await bareNodeHttp(app.port, ROLLOUTS)
-      log(`round ${i}: bare node:http          ${rate(nodeHttp.throughput)}/s`)
-      const proctor = await runProctor(app.origin, ROLLOUTS)
+      await quiet(app)
+      const undici = await bareUndici(app, ROLLOUTS)
+      log(`round ${i}: bare undici Pool   ${rate(undici.throughput)}/s (${others(undici.otherCores)})`)
+      await quiet(app)
+      const nodeHttp = await bareNodeHttp(app, ROLLOUTS)
+      log(`round ${i}: bare node:http     ${rate(nodeHttp.throughput)}/s (${others(nodeHttp.otherCores)})`)
+      await quiet(app)
+      const proctor = await runProctor(app, ROLLOUTS)
       log(
-        `round ${i}: proctor eval            ${rate(proctor.inRunThroughput)}/s in-run, ` +
-          `${rate(proctor.wallThroughput)}/s whole process (${secs(proctor.wallSeconds)} s), ${mb(proctor.peakRssMb)} MB`,
+        `round ${i}: proctor eval       ${rate(proctor.inRunThroughput)}/s in-run, ` +
+          `${rate(proctor.wallThroughput)}/s whole process (${secs(proctor.wallSeconds)} s), ` +
+          `${mb(proctor.peakRssMb)} MB (${others(proctor.otherCores)})`,
       )
       rounds.push({ undici, nodeHttp, proctor })
     }
 
     log(`peak RSS: proctor eval of ${RSS_SEEDS} seeds`)
-    const rss = await runProctor(app.origin, RSS_SEEDS)
-    log(`  ${mb(rss.peakRssMb)} MB, ${rate(rss.inRunThroughput)}/s in-run, ${secs(rss.wallSeconds)} s wall`)
+    await quiet(app)
+    const rss = await runProctor(app, RSS_SEEDS)
+    log(
+      `  ${mb(rss.peakRssMb)} MB, ${rate(rss.inRunThroughput)}/s in-run, ${secs(rss.wallSeconds)} s wall ` +
+        `(${others(rss.otherCores)})`,
+    )
 
     const section = renderSection(rounds, rss, {
       startedAt,

@@ -1,5 +1,6 @@
 import { type Redacted, Schema } from "effect"
 import { Seeds } from "./Seeds.js"
+import { withoutSecrets } from "./internal/withoutSecrets.js"
 import { TraceFormat } from "./TaskAppWire.js"
 
 const PositiveInt = Schema.Int.pipe(Schema.positive({ message: () => "expected a positive integer" }))
@@ -78,7 +79,11 @@ export const defaults = {
   pass_threshold: 1,
 } as const
 
-/** The secret-free, JSON form of a config, as written to `config.json` and the `--output-json` file. */
+/**
+ * The secret-free, JSON form of a config, as written to `config.json` and the `--output-json` file.
+ * Secret-looking keys in the policy and env tables are left out, so a resumed run must get them again
+ * from its environment.
+ */
 export const publicConfig = (config: EvalRunConfig) => ({
   app_id: config.app_id,
   task_app_url: config.task_app_url,
@@ -93,8 +98,8 @@ export const publicConfig = (config: EvalRunConfig) => ({
   model: config.model,
   provider: config.provider,
   policy_name: config.policy_name,
-  policy_config: config.policy_config,
-  env_config: config.env_config,
+  policy_config: withoutSecrets(config.policy_config),
+  env_config: withoutSecrets(config.env_config),
   ops: config.ops,
   pass_threshold: config.pass_threshold,
 })

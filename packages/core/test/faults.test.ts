@@ -2,12 +2,14 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Fiber, Layer, PubSub, Queue } from "effect"
 import type { BackoffPolicy } from "../src/Backoff.js"
 import { type EvalResult, rolloutKeyId } from "../src/EvalResult.js"
 import { taskAppSolverLayer } from "../src/EvalRun.js"
 import { defaults, type EvalRunConfig } from "../src/EvalRunConfig.js"
 import { RESULTS_FILE, RunDirectoryStoreLayer, readJournal } from "../src/RunDirectory.js"
+import { makeRunControl, type RunControl } from "../src/RunControl.js"
+import type { RunEvent } from "../src/RunEvents.js"
 import { runRollouts } from "../src/Runner.js"
 import { type Fault, type FaultyTaskApp, seededRandom, startFaultyTaskApp } from "./fixtures/faultyTaskApp.js"
 
@@ -44,8 +46,12 @@ const fixture = (script: (seed: number, tryIndex: number) => Fault) =>
   )
 
 /** The real stack: HTTP solver over undici, the run-directory journal, the runner. */
-const run = (config: EvalRunConfig, dir: string) =>
-  runRollouts({ runId: "faults-run", config, backoff }).pipe(
+const run = (
+  config: EvalRunConfig,
+  dir: string,
+  extra: { readonly control?: RunControl; readonly events?: PubSub.PubSub<RunEvent> } = {},
+) =>
+  runRollouts({ runId: "faults-run", config, backoff, ...extra }).pipe(
     Effect.provide(Layer.merge(taskAppSolverLayer(config), RunDirectoryStoreLayer(dir, config.attempts))),
   )
 
@@ -221,6 +227,29 @@ describe("the runner against a fault-injecting task app", () => {
         expect(result.error).toMatch(/unreachable/)
       }
       expect(outcome.summary).toMatchObject({ completed: 3, errored: 3, missing: 0, is_valid: false })
+    }),
+  )
+
+  it.scopedLive("a transient error that arrives after a stop leaves its key missing for resume, not a final error", () =>
+    Effect.gen(function* () {
+      // Seed 0's first answer is a 503 that takes 300 ms (a task app being restarted, the usual reason to
+      // press Ctrl-C); the stop arrives while it is in flight. Its retries never ran, so it is not finished.
+      const { app, dir } = yield* fixture((seed, tryIndex) => (seed === 0 && tryIndex === 0 ? "slow_503" : "ok"))
+      const seeds = [0, 1, 2, 3]
+      const config = makeConfig(app.url, { seeds, concurrency: 1, timeout_s: 5, max_retries: 3 })
+      const control = makeRunControl()
+      const fiber = yield* Effect.fork(run(config, dir, { control }))
+      while (app.requests.length === 0) yield* Effect.sleep("5 millis")
+      control.requestStop()
+      const stopped = yield* Fiber.join(fiber)
+      expect(stopped.interrupted).toBe(true)
+      expect(tries(app, 0)).toBe(1)
+      expect((yield* readJournal(dir)).get("0:0"), "seed 0 must be left for resume").toBeUndefined()
+      expect(stopped.summary.missing).toBe(4)
+
+      const resumed = yield* run(config, dir)
+      expect(resumed.summary).toMatchObject({ completed: 4, ok: 4, missing: 0 })
+      expectOneLinePerKey(dir, seeds)
     }),
   )
 

@@ -1,0 +1,50 @@
+import { Schema } from "effect"
+
+const NullableNumber = Schema.NullOr(Schema.Number)
+
+export const ModelApi = Schema.Literal("chat_completions", "responses", "messages")
+export type ModelApi = typeof ModelApi.Type
+
+export const TokenUsage = Schema.Struct({
+  prompt_tokens: NullableNumber,
+  completion_tokens: NullableNumber,
+  total_tokens: NullableNumber,
+  /** Prompt tokens served from the provider's cache (billed at the cached-input rate where one exists). */
+  cached_tokens: NullableNumber,
+  reasoning_tokens: NullableNumber,
+})
+export type TokenUsage = typeof TokenUsage.Type
+
+/**
+ * One model call seen by the inference interceptor, as recorded in `model_calls.jsonl` and assembled into
+ * traces. Never holds an API key or request headers.
+ */
+export const ModelCall = Schema.Struct({
+  call_id: Schema.String,
+  /** proctor's run id, and the rollout's own id (`run_id` sent to the task app). */
+  run_id: Schema.String,
+  rollout_id: Schema.String,
+  seed: Schema.Number,
+  attempt: Schema.Number,
+  api: ModelApi,
+  provider: Schema.NullOr(Schema.String),
+  model: Schema.NullOr(Schema.String),
+  stream: Schema.Boolean,
+  /** The request body minus transport settings: messages / input, tools, sampling parameters. */
+  request: Schema.Unknown,
+  /** The assistant's answer (message with content and tool calls), reassembled from chunks when streamed. */
+  response_message: Schema.Unknown,
+  status: NullableNumber,
+  outcome: Schema.Literal("ok", "error", "cancelled"),
+  error: Schema.NullOr(Schema.String),
+  started_at: Schema.String,
+  completed_at: Schema.String,
+  latency_ms: Schema.Number,
+  /** Time to first token (first content or tool-call delta) for streams; null otherwise. */
+  ttft_ms: NullableNumber,
+  usage: Schema.NullOr(TokenUsage),
+  finish_reason: Schema.NullOr(Schema.String),
+  /** Null when the model has no known price: unpriced, never $0. */
+  cost_usd: NullableNumber,
+})
+export type ModelCall = typeof ModelCall.Type
