@@ -463,7 +463,11 @@ const renderSection = (rounds: ReadonlyArray<Round>, rss: ProctorRun, info: RunI
     SECTION,
     "",
     `Measured ${info.startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC with ` +
-      `\`npx -y pnpm@10 run bench:runner\` (bench/runner-overhead); proctor at ${info.proctor}.`,
+      `\`npx -y pnpm@10 run bench:runner\` (bench/runner-overhead)` +
+      (process.argv.length > 2
+        ? ` as \`node bench/runner-overhead/dist/main.js ${process.argv.slice(2).join(" ")}\``
+        : "") +
+      `; proctor at ${info.proctor}.`,
     "",
     `Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${Math.round(totalmem() / 2 ** 30)} GiB, ` +
       `Linux ${release()}, Node ${process.version}. The task app and the client share the cores. ` +

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { createInterface } from "node:readline"
 
-const WATCHDOG = new URL("./watchdog.js", import.meta.url).href
+/** The built watchdog, found from `src/` (tests) as from `dist/`. */
+const WATCHDOG = new URL("../dist/watchdog.js", import.meta.url).href
 const STDERR_HEAD_LINES = 8
 const STDERR_TAIL_LINES = 4
 

@@ -4,9 +4,17 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { Children, describeExit, runToExit, StartupError, signalGroup, startServer } from "./children.js"
+import {
+  Children,
+  type CommandOutcome,
+  describeExit,
+  runToExit,
+  StartupError,
+  signalGroup,
+  startServer,
+} from "./children.js"
 import { evalToml, writePrivateFile } from "./evalToml.js"
-import { type EvalOutcome, formatRecap, readSummary } from "./recap.js"
+import { type EvalOutcome, formatRecap, readSummary, type SummaryView } from "./recap.js"
 import { scrubSecret } from "./scrub.js"
 
 const SEEDS = { from: 0, to: 249 }
@@ -81,6 +89,18 @@ const freshRunDir = (app: AppName, stamp: string): string => {
   return dir
 }
 
+/**
+ * Why an eval that was not interrupted counts as not run, or undefined when it ran. A low score is not a
+ * failure; results the CLI calls invalid (rollouts missing, more than 5% errored) are.
+ */
+const failureOf = (exit: CommandOutcome, summary: SummaryView | undefined, outputJson: string): string | undefined => {
+  if (exit.code === CLI_EXIT.ok) return summary === undefined ? `no summary in ${outputJson}` : undefined
+  if (exit.code === CLI_EXIT.failed && summary !== undefined && !summary.is_valid) {
+    return `results not valid: ${summary.invalid_reasons.join("; ")}`
+  }
+  return `proctor eval stopped with ${describeExit(exit)}`
+}
+
 /** The environment every child starts from: the user's, minus the secrets and settings the demo owns. */
 const baseEnv = (): NodeJS.ProcessEnv => {
   const env = { ...process.env }
@@ -106,11 +126,11 @@ const main = async (): Promise<number> => {
   const tempDir = mkdtempSync(join(tmpdir(), "proctor-demo-"))
   let runningEval: ChildProcess | undefined
   let signals = 0
-
   const runDirs: string[] = []
 
   const removeTemp = () => rmSync(tempDir, { recursive: true, force: true })
-  // The CLI records policy_config, model key included, in each run directory: take it out again.
+  // proctor leaves secret-looking policy_config keys out of run directories; should a copy of the model key
+  // reach one anyway (a trace, an error message), it is taken out here, whatever way the demo ends.
   const scrubKey = () => {
     if (model.kind === "openai") for (const dir of runDirs) scrubSecret(dir, model.apiKey)
   }
@@ -216,15 +236,7 @@ const main = async (): Promise<number> => {
       scrubKey()
       const summary = readSummary(outputJson)
       const interrupted = exit.code === CLI_EXIT.interrupted || (signals > 0 && exit.code !== CLI_EXIT.ok)
-      const failure = interrupted
-        ? undefined
-        : exit.code === CLI_EXIT.ok
-          ? summary === undefined
-            ? `no summary in ${outputJson}`
-            : undefined
-          : exit.code === CLI_EXIT.failed && summary !== undefined && !summary.is_valid
-            ? `results not valid: ${summary.invalid_reasons.join("; ")}`
-            : `proctor eval stopped with ${describeExit(exit)}`
+      const failure = interrupted ? undefined : failureOf(exit, summary, outputJson)
       outcomes.push({ app, runDir, wallSeconds, failure, interrupted, summary })
     }
 
@@ -233,7 +245,7 @@ const main = async (): Promise<number> => {
         model: modelLabel,
         outcomes,
         totalSeconds: (performance.now() - startedAt) / 1000,
-        keyScrubbed: model.kind === "openai",
+        keyInPolicyConfig: model.kind === "openai",
       }),
     )
     if (outcomes.some((o) => o.interrupted) || signals > 0) return CLI_EXIT.interrupted

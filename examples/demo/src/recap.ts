@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
+import { join } from "node:path"
 
 /** The part of `--output-json`'s `summary` (core's RunSummary) the recap shows. */
 export interface SummaryView {
@@ -63,10 +64,11 @@ export interface RecapInput {
   readonly model: string
   readonly outcomes: ReadonlyArray<EvalOutcome>
   readonly totalSeconds: number
-  readonly keyScrubbed: boolean
+  /** The model key travelled in policy_config, which run directories leave out. */
+  readonly keyInPolicyConfig: boolean
 }
 
-export const formatRecap = ({ model, outcomes, totalSeconds, keyScrubbed }: RecapInput): string => {
+export const formatRecap = ({ model, outcomes, totalSeconds, keyInPolicyConfig }: RecapInput): string => {
   const width = Math.max(...outcomes.map((o) => o.app.length), "model".length) + 2
   const pad = (label: string) => label.padEnd(width)
   const out = ["", "━━ proctor demo: recap ━━", `${pad("model")}${model}`]
@@ -76,10 +78,10 @@ export const formatRecap = ({ model, outcomes, totalSeconds, keyScrubbed }: Reca
       o.summary === undefined
         ? status
         : `${scoreText(o.summary)} · ${errorsText(o.summary)} · ${seconds(o.wallSeconds)}${status === "" ? "" : ` · ${status}`}`
-    out.push(`${pad(o.app)}${body}`, `${pad("")}${o.runDir}`)
+    out.push(`${pad(o.app)}${body}`, `${pad("")}${o.runDir}${existsSync(o.runDir) ? "" : " (not created)"}`)
   }
   out.push(`${pad("total")}${seconds(totalSeconds)}`, "")
-  const dirs = outcomes.map((o) => o.runDir)
+  const dirs = outcomes.map((o) => o.runDir).filter((dir) => existsSync(join(dir, "config.json")))
   if (dirs.length > 0) {
     out.push(
       "Inspect: each run directory holds config.json, results.jsonl (one line per rollout, written as it",
@@ -88,9 +90,10 @@ export const formatRecap = ({ model, outcomes, totalSeconds, keyScrubbed }: Reca
       "at the URLs in its config.json:",
       ...dirs.map((dir) => `  ENVIRONMENT_API_KEY=<the task app's key> pnpm proctor eval --resume ${dir}`),
     )
-    if (keyScrubbed) {
+    if (keyInPolicyConfig) {
       out.push(
-        "Your model API key was removed from these directories, so a resumed run would call the model without it.",
+        "Model keys are kept out of run directories and --resume cannot supply policy_config.api_key yet,",
+        "so a resumed run would call the model without a key.",
       )
     }
   }

@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from "commander"
 import { Effect } from "effect"
 import { evalCommand } from "./commands/evalCommand.js"
+import { registerJobsCommands } from "./commands/jobsCommands.js"
 import { taskAppCheckCommand } from "./commands/taskAppCheckCommand.js"
 import { ExitCode } from "./exitCodes.js"
 
@@ -36,6 +37,10 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
     .option("--resume <run_dir>", "run only the rollouts missing from a run directory")
     .option("--fail-under <score>", "exit 1 when the mean score is below this")
     .option("--json", "print the summary as JSON instead of the table")
+    .option("--no-intercept", "let the task app call the model directly (no tokens, cost or traces from proctor)")
+    .option("--pricing <file>", "JSON prices (USD per token) that override or extend the built-in table")
+    // job server mode (src/backend): run this eval as a job on a proctor or synth-ai job server
+    .option("--backend <url>", "run on this job server (or PROCTOR_BACKEND_URL; key from PROCTOR_API_KEY)")
     .addOption(new Option("--grace-seconds <s>", "how long in-flight rollouts may finish after Ctrl-C").default("10"))
     .action(async (appId: string | undefined, options: Record<string, string | boolean | undefined>) => {
       exitCode = await Effect.runPromise(evalCommand({ ...options, ...(appId === undefined ? {} : { appId }) }, io()))
@@ -55,6 +60,11 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
     .action(async (url: string, options: Record<string, string | undefined>) => {
       exitCode = await Effect.runPromise(taskAppCheckCommand(url, options, io()))
     })
+
+  // job server commands (src/commands/jobs*.ts)
+  registerJobsCommands(program, io, (code) => {
+    exitCode = code
+  })
 
   try {
     await program.parseAsync([...argv], { from: "user" })

@@ -8,6 +8,7 @@ import {
   cleanEnv,
   ensureBuilt,
   filesUnder,
+  killStrayClis,
   nonEmptyLines,
   type RecordingTaskApp,
   runCli,
@@ -29,6 +30,7 @@ beforeAll(() => {
 }, 300_000)
 
 afterAll(async () => {
+  killStrayClis()
   for (const cleanup of cleanups.reverse()) await cleanup()
   rmSync(tmp, { recursive: true, force: true })
 })
@@ -76,6 +78,26 @@ describe("usage errors", () => {
     expect(badSeeds.stderr).toContain("eval.seeds")
     expect(badSeeds.stderr).toContain('"x"')
     expect(missingConfig.stderr).toContain(missing)
+  })
+
+  it("--grace-seconds that is not a number is a usage error, like every other numeric flag", async () => {
+    const result = await runCli(["eval", "--url", "http://127.0.0.1:9", "--seeds", "0", "--grace-seconds", "abc"])
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr).toContain("--grace-seconds")
+    expect(result.stderr).not.toMatch(STACK_FRAME)
+  })
+
+  it("a task app that is not answering fails fast with exit 1, naming its URL", async () => {
+    const server = createServer()
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+    const runDir = join(tmp, "unreachable")
+    const result = await runCli(["eval", "--url", url, "--seeds", "0-3", "--run-dir", runDir])
+    expect(result.code, result.stderr).toBe(1)
+    expect(result.stderr).toContain(url)
+    expect(result.stderr).not.toMatch(STACK_FRAME)
+    expect(nonEmptyLines(join(runDir, "results.jsonl"))).toEqual([])
   })
 })
 
@@ -273,6 +295,71 @@ describe("durability", () => {
     const rerun = app.started.filter((s) => s.phase === "resume").map((s) => `${s.seed}:0`)
     expect(rerun.filter((key) => journaled.has(key))).toEqual([])
     expect(JSON.parse(readFileSync(join(runDir, "summary.json"), "utf8"))).toMatchObject({ completed: N, missing: 0 })
+  })
+})
+
+/** A finished run of seeds 0…9 whose journal then loses all but its first 4 lines (rollouts lost). */
+const partialRun = async (
+  name: string,
+  app: RecordingTaskApp,
+  extraArgs: ReadonlyArray<string>,
+  env: NodeJS.ProcessEnv,
+) => {
+  const runDir = join(tmp, name)
+  const first = await runCli(["eval", "--url", app.url, "--seeds", "0-9", "--run-dir", runDir, ...extraArgs], { env })
+  expect(first.code, first.stderr).toBe(0)
+  const journal = join(runDir, "results.jsonl")
+  const kept = nonEmptyLines(journal).slice(0, 4)
+  writeFileSync(journal, `${kept.join("\n")}\n`)
+  return { runDir, journal, kept }
+}
+
+describe("resume", () => {
+  it("without the task-app key refuses to start instead of journaling every missing rollout as an auth error", async () => {
+    const app = await recordingApp({ apiKey: KEY })
+    const { runDir, journal, kept } = await partialRun("resume-no-key", app, [], cleanEnv({ ENVIRONMENT_API_KEY: KEY }))
+
+    // The key is never written to the run directory; forgetting it on resume is the likely mistake.
+    app.setPhase("resume-without-key")
+    const withoutKey = await runCli(["eval", "--resume", runDir], { env: cleanEnv() })
+    expect(withoutKey.code, withoutKey.stderr).toBe(2)
+    expect(withoutKey.stderr).toContain("ENVIRONMENT_API_KEY")
+    expect(nonEmptyLines(journal)).toEqual(kept)
+
+    app.setPhase("resume")
+    const withKey = await runCli(["eval", "--resume", runDir], { env: cleanEnv({ ENVIRONMENT_API_KEY: KEY }) })
+    expect(withKey.code, withKey.stderr).toBe(0)
+    const rows = nonEmptyLines(journal).map((line) => JSON.parse(line) as { status: string })
+    expect(rows).toHaveLength(10)
+    expect(rows.every((row) => row.status === "ok")).toBe(true)
+  })
+
+  it("never sends the resumed rollouts without the policy's secret config", async () => {
+    const app = await recordingApp({ apiKey: KEY })
+    const modelKey = "sk-model-secret-789"
+    const toml = join(tmp, "policy-secret.toml")
+    writeFileSync(
+      toml,
+      `[eval]\nurl = "${app.url}"\n\n[eval.policy_config]\nmodel = "m"\napi_key = "${modelKey}"\ntemperature = 0\n`,
+    )
+    const env = cleanEnv({ ENVIRONMENT_API_KEY: KEY })
+    const { runDir } = await partialRun("resume-policy-secret", app, ["--config", toml], env)
+    expect(app.started.every((s) => s.policyConfig.api_key === modelKey)).toBe(true)
+    for (const file of filesUnder(runDir)) expect(readFileSync(file, "utf8"), file).not.toContain(modelKey)
+
+    app.setPhase("resume")
+    const resumed = await runCli(["eval", "--resume", runDir], { env })
+    const resumedRequests = app.started.filter((s) => s.phase === "resume")
+    // Either the secret is supplied again, or the resume refuses to run a different policy config.
+    if (resumedRequests.length > 0) {
+      expect(resumedRequests.map((s) => s.policyConfig)).toEqual(
+        resumedRequests.map(() => ({ model: "m", api_key: modelKey, temperature: 0 })),
+      )
+      expect(resumed.code, resumed.stderr).toBe(0)
+    } else {
+      expect(resumed.code, resumed.stderr).toBe(2)
+      expect(resumed.stderr).toContain("api_key")
+    }
   })
 })
 

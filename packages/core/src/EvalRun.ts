@@ -3,6 +3,8 @@ import { join } from "node:path"
 import { Effect, Fiber, Layer, PubSub, Queue } from "effect"
 import type { EvalRunConfig } from "./EvalRunConfig.js"
 import { HttpTaskAppSolverLayer } from "./HttpTaskAppSolver.js"
+import { type InterceptionOptions, interceptedSolver } from "./InterceptedSolver.js"
+import { ResultStore } from "./ResultStore.js"
 import { makeRunControl, type RunControl } from "./RunControl.js"
 import {
   configFromManifest,
@@ -13,7 +15,7 @@ import {
 } from "./RunDirectory.js"
 import type { RunEvent } from "./RunEvents.js"
 import { type RunOutcome, runRollouts } from "./Runner.js"
-import type { Solver } from "./Solver.js"
+import { Solver } from "./Solver.js"
 import { TaskAppClient } from "./TaskAppClient.js"
 
 export const makeRunId = (config: EvalRunConfig, now = new Date()): string => {
@@ -30,6 +32,8 @@ export interface EvalRunOptions {
   readonly events?: PubSub.PubSub<RunEvent> | undefined
   /** Defaults to the HTTP task-app solver for `config.task_app_url`. */
   readonly solver?: Layer.Layer<Solver> | undefined
+  /** Route the policy's model calls through this interceptor to `upstream` (tokens, cost, traces). */
+  readonly interception?: Omit<InterceptionOptions, "recordCalls"> | undefined
 }
 
 /** The HTTP solver with a keep-alive pool sized to the run's concurrency and the run's deadline. */
@@ -45,15 +49,31 @@ export const taskAppSolverLayer = (config: EvalRunConfig): Layer.Layer<Solver> =
     ),
   )
 
-const execute = (runId: string, dir: string, options: EvalRunOptions) =>
-  runRollouts({ runId, config: options.config, control: options.control, events: options.events }).pipe(
+/** Wraps the solver so every rollout's model calls go through the interceptor and land in the store. */
+const interceptedLayer = (interception: Omit<InterceptionOptions, "recordCalls">) =>
+  Layer.effect(
+    Solver,
+    Effect.gen(function* () {
+      const solver = yield* Solver
+      const store = yield* ResultStore
+      // A store that cannot write is fatal for the run, as it is for results: nothing is silently lost.
+      return interceptedSolver(solver, {
+        ...interception,
+        recordCalls: (calls) => Effect.orDie(store.appendModelCalls(calls)),
+      })
+    }),
+  )
+
+const execute = (runId: string, dir: string, options: EvalRunOptions) => {
+  const solver = options.solver ?? taskAppSolverLayer(options.config)
+  const solverWithInterception =
+    options.interception === undefined ? solver : interceptedLayer(options.interception).pipe(Layer.provide(solver))
+  return runRollouts({ runId, config: options.config, control: options.control, events: options.events }).pipe(
     Effect.provide(
-      Layer.merge(
-        options.solver ?? taskAppSolverLayer(options.config),
-        RunDirectoryStoreLayer(dir, options.config.attempts),
-      ),
+      solverWithInterception.pipe(Layer.provideMerge(RunDirectoryStoreLayer(dir, options.config.attempts))),
     ),
   )
+}
 
 /** Starts a new run in a fresh run directory. */
 export const startEvalRun = Effect.fn("EvalRun.start")(function* (options: EvalRunOptions) {

@@ -1,6 +1,6 @@
 import { type Redacted, Schema } from "effect"
-import { Seeds } from "./Seeds.js"
 import { withoutSecrets } from "./internal/withoutSecrets.js"
+import { Seeds } from "./Seeds.js"
 import { TraceFormat } from "./TaskAppWire.js"
 
 const PositiveInt = Schema.Int.pipe(Schema.positive({ message: () => "expected a positive integer" }))

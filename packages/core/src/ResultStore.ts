@@ -1,5 +1,6 @@
 import { Context, type Effect, Schema } from "effect"
 import type { EvalResult } from "./EvalResult.js"
+import type { ModelCall } from "./ModelCall.js"
 import type { RunSummary } from "./Summary.js"
 
 export class StoreError extends Schema.TaggedError<StoreError>()("StoreError", {
@@ -14,6 +15,8 @@ export interface ResultStoreService {
   readonly completed: Effect.Effect<Iterable<EvalResult>, StoreError>
   /** Durable before it returns: a result is counted only after this succeeds. */
   readonly append: (result: EvalResult) => Effect.Effect<void, StoreError>
+  /** The inference interceptor's records of a rollout's model calls, stored before its result. */
+  readonly appendModelCalls: (calls: ReadonlyArray<ModelCall>) => Effect.Effect<void, StoreError>
   readonly saveSummary: (summary: RunSummary) => Effect.Effect<void, StoreError>
 }
 

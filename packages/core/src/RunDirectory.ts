@@ -21,6 +21,7 @@ import { ResultStore, type ResultStoreService, StoreError } from "./ResultStore.
 export const RESULTS_FILE = "results.jsonl"
 export const CONFIG_FILE = "config.json"
 export const SUMMARY_FILE = "summary.json"
+export const MODEL_CALLS_FILE = "model_calls.jsonl"
 export const TRACES_DIR = "traces"
 
 /** synth-ai's trace file name; the attempt is added only when a run has several. */
@@ -188,19 +189,22 @@ export const makeRunDirectoryStore = (dir: string, attempts: number) =>
     Effect.try({
       try: () => {
         mkdirSync(join(dir, TRACES_DIR), { recursive: true })
-        return openSync(join(dir, RESULTS_FILE), "a")
+        return { fd: openSync(join(dir, RESULTS_FILE), "a"), callsFd: openSync(join(dir, MODEL_CALLS_FILE), "a") }
       },
       catch: io(`cannot open the results journal in ${dir}`),
     }),
-    (fd) =>
+    ({ fd, callsFd }) =>
       Effect.sync(() => {
-        fsyncSync(fd)
-        closeSync(fd)
+        for (const file of [fd, callsFd]) {
+          fsyncSync(file)
+          closeSync(file)
+        }
       }),
   ).pipe(
-    Effect.map((fd): ResultStoreService => {
+    Effect.map(({ fd, callsFd }): ResultStoreService => {
       const journalPath = join(dir, RESULTS_FILE)
       const appendFailed = io(`cannot append to ${journalPath}`)
+      const callsFailed = io(`cannot append to ${join(dir, MODEL_CALLS_FILE)}`)
       const writeTrace = (result: EvalResult) =>
         writeFileSync(
           join(dir, TRACES_DIR, traceFileName(result.seed, result.attempt, attempts)),
@@ -222,6 +226,13 @@ export const makeRunDirectoryStore = (dir: string, attempts: number) =>
             },
             catch: appendFailed,
           }),
+        appendModelCalls: (calls) =>
+          calls.length === 0
+            ? Effect.void
+            : Effect.try({
+                try: () => writeSync(callsFd, calls.map((call) => `${JSON.stringify(call)}\n`).join("")),
+                catch: callsFailed,
+              }),
         saveSummary: (summary) =>
           Effect.try({
             try: () => writeFileSync(join(dir, SUMMARY_FILE), `${JSON.stringify(summary, null, 2)}\n`),

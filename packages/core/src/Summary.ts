@@ -64,7 +64,13 @@ export const RunSummary = Schema.Struct({
     mean_per_rollout: NullableNumber,
     rollouts_with_tokens: Schema.Number,
   }),
-  cost_usd: Schema.Struct({ total: NullableNumber, mean_per_rollout: NullableNumber, rollouts_priced: Schema.Number }),
+  cost_usd: Schema.Struct({
+    total: NullableNumber,
+    mean_per_rollout: NullableNumber,
+    /** Total cost over correct rollouts (score ≥ pass_threshold): what one right answer costs. */
+    per_correct: NullableNumber,
+    rollouts_priced: Schema.Number,
+  }),
   retries: Schema.Number,
   duration_s: Schema.Number,
   throughput_per_s: NullableNumber,
@@ -181,6 +187,7 @@ export class SummaryAccumulator {
   private withTokens = 0
   private cost = 0
   private priced = 0
+  private correct = 0
 
   constructor(options: { readonly attempts: number; readonly passThreshold: number }) {
     this.attempts = options.attempts
@@ -195,6 +202,7 @@ export class SummaryAccumulator {
       const score = result.score
       if (score !== null && Number.isFinite(score)) {
         correct = score >= this.passThreshold
+        if (correct) this.correct++
         this.scores.add(score, correct)
         this.scoresWithErrors.add(score, correct)
       }
@@ -259,6 +267,7 @@ export class SummaryAccumulator {
       cost_usd: {
         total: this.priced > 0 ? this.cost : null,
         mean_per_rollout: this.priced > 0 ? this.cost / this.priced : null,
+        per_correct: this.priced > 0 && this.correct > 0 ? this.cost / this.correct : null,
         rollouts_priced: this.priced,
       },
       retries: this.retries,

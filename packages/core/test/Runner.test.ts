@@ -42,6 +42,7 @@ const memoryStore = (previous: ReadonlyArray<EvalResult> = []) => {
     location: null,
     completed: Effect.succeed(previous),
     append: (result) => Effect.sync(() => void appended.push(result)),
+    appendModelCalls: () => Effect.void,
     saveSummary: () => Effect.void,
   }
   return { appended, layer: Layer.succeed(ResultStore, service) }

@@ -140,7 +140,7 @@ describe("SummaryAccumulator", () => {
       pass_at_k: null,
       latency_ms: null,
       tokens: { total: null, mean_per_rollout: null, rollouts_with_tokens: 0 },
-      cost_usd: { total: null, mean_per_rollout: null, rollouts_priced: 0 },
+      cost_usd: { total: null, mean_per_rollout: null, per_correct: null, rollouts_priced: 0 },
       retries: 0,
       duration_s: 0,
       throughput_per_s: null,
@@ -213,9 +213,12 @@ describe("SummaryAccumulator", () => {
       failed({ seed: 2, tokens: 50 }),
     ])
     expect(s.tokens).toEqual({ total: 450, mean_per_rollout: 150, rollouts_with_tokens: 3 })
-    expect(s.cost_usd).toEqual({ total: 0.001, mean_per_rollout: 0.001, rollouts_priced: 1 })
+    expect(s.cost_usd).toMatchObject({ total: 0.001, mean_per_rollout: 0.001, rollouts_priced: 1 })
+    expect(s.cost_usd.per_correct).toBeNull()
+    const paid = summarize([result({ score: 1, cost_usd: 0.002 }), result({ seed: 1, score: 0, cost_usd: 0.002 })])
+    expect(paid.cost_usd.per_correct).toBeCloseTo(0.004, 12)
     const unpriced = summarize([result({ tokens: 10 })])
-    expect(unpriced.cost_usd).toEqual({ total: null, mean_per_rollout: null, rollouts_priced: 0 })
+    expect(unpriced.cost_usd).toEqual({ total: null, mean_per_rollout: null, per_correct: null, rollouts_priced: 0 })
   })
 
   it("counts retries, duration and throughput", () => {

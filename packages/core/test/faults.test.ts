@@ -7,8 +7,8 @@ import type { BackoffPolicy } from "../src/Backoff.js"
 import { type EvalResult, rolloutKeyId } from "../src/EvalResult.js"
 import { taskAppSolverLayer } from "../src/EvalRun.js"
 import { defaults, type EvalRunConfig } from "../src/EvalRunConfig.js"
-import { RESULTS_FILE, RunDirectoryStoreLayer, readJournal } from "../src/RunDirectory.js"
 import { makeRunControl, type RunControl } from "../src/RunControl.js"
+import { RESULTS_FILE, RunDirectoryStoreLayer, readJournal } from "../src/RunDirectory.js"
 import type { RunEvent } from "../src/RunEvents.js"
 import { runRollouts } from "../src/Runner.js"
 import { type Fault, type FaultyTaskApp, seededRandom, startFaultyTaskApp } from "./fixtures/faultyTaskApp.js"
@@ -107,8 +107,11 @@ describe("the runner against a fault-injecting task app", () => {
     Effect.gen(function* () {
       const { app, dir } = yield* fixture(script)
       const config = makeConfig(app.url, { seeds, concurrency: 8, timeout_s: 1, max_retries: 3 })
-      const outcome = yield* run(config, dir)
+      const events = yield* PubSub.unbounded<RunEvent>()
+      const subscription = yield* PubSub.subscribe(events)
+      const outcome = yield* run(config, dir, { events })
       const journal = yield* readJournal(dir)
+      const published = [...(yield* Queue.takeAll(subscription))]
 
       expectOneLinePerKey(dir, seeds)
       expect(journal.size).toBe(seeds.length)
@@ -143,13 +146,29 @@ describe("the runner against a fault-injecting task app", () => {
       expect(tries(app, PERMANENT_503)).toBe(4)
 
       // The 429 said `Retry-After: 1`: its retry came no sooner, although the backoff base is 5 ms.
-      const [limited, retried] = app.requestsFor(1)
-      expect(retried!.at - limited!.at).toBeGreaterThanOrEqual(1000)
+      const [limited, afterLimit] = app.requestsFor(1)
+      expect(afterLimit!.at - limited!.at).toBeGreaterThanOrEqual(1000)
 
       // The hang was cut by the 1 s deadline, not waited out.
       const [hung, afterHang] = app.requestsFor(3)
       expect(afterHang!.at - hung!.at).toBeGreaterThanOrEqual(900)
       expect(afterHang!.at - hung!.at).toBeLessThan(5000)
+
+      // Every retry was announced, with the kind of error that caused it and the delay honoured.
+      const retried = published.flatMap((e) => (e._tag === "RolloutRetried" ? [e] : []))
+      expect(retried.filter((e) => e.key.seed === 6).map((e) => [e.retry, e.errorKind])).toEqual([
+        [1, "http_5xx"],
+        [2, "unreachable"],
+        [3, "malformed_body"],
+      ])
+      expect(retried.filter((e) => e.key.seed === 3).map((e) => e.errorKind)).toEqual(["timeout"])
+      expect(retried.filter((e) => e.key.seed === 5).map((e) => e.errorKind)).toEqual(["timeout"])
+      const rateLimited = retried.filter((e) => e.key.seed === 1)
+      expect(rateLimited.map((e) => e.errorKind)).toEqual(["rate_limited"])
+      expect(rateLimited[0]!.delayMs).toBeGreaterThanOrEqual(1000)
+      expect(retried).toHaveLength(outcome.summary.retries)
+      expect(published.filter((e) => e._tag === "RolloutFinished")).toHaveLength(seeds.length)
+      expect(published.at(-1)).toMatchObject({ _tag: "RunFinished", interrupted: false })
 
       expect(outcome.interrupted).toBe(false)
       expect(outcome.summary).toMatchObject({
@@ -230,27 +249,29 @@ describe("the runner against a fault-injecting task app", () => {
     }),
   )
 
-  it.scopedLive("a transient error that arrives after a stop leaves its key missing for resume, not a final error", () =>
-    Effect.gen(function* () {
-      // Seed 0's first answer is a 503 that takes 300 ms (a task app being restarted, the usual reason to
-      // press Ctrl-C); the stop arrives while it is in flight. Its retries never ran, so it is not finished.
-      const { app, dir } = yield* fixture((seed, tryIndex) => (seed === 0 && tryIndex === 0 ? "slow_503" : "ok"))
-      const seeds = [0, 1, 2, 3]
-      const config = makeConfig(app.url, { seeds, concurrency: 1, timeout_s: 5, max_retries: 3 })
-      const control = makeRunControl()
-      const fiber = yield* Effect.fork(run(config, dir, { control }))
-      while (app.requests.length === 0) yield* Effect.sleep("5 millis")
-      control.requestStop()
-      const stopped = yield* Fiber.join(fiber)
-      expect(stopped.interrupted).toBe(true)
-      expect(tries(app, 0)).toBe(1)
-      expect((yield* readJournal(dir)).get("0:0"), "seed 0 must be left for resume").toBeUndefined()
-      expect(stopped.summary.missing).toBe(4)
+  it.scopedLive(
+    "a transient error that arrives after a stop leaves its key missing for resume, not a final error",
+    () =>
+      Effect.gen(function* () {
+        // Seed 0's first answer is a 503 that takes 300 ms (a task app being restarted, the usual reason to
+        // press Ctrl-C); the stop arrives while it is in flight. Its retries never ran, so it is not finished.
+        const { app, dir } = yield* fixture((seed, tryIndex) => (seed === 0 && tryIndex === 0 ? "slow_503" : "ok"))
+        const seeds = [0, 1, 2, 3]
+        const config = makeConfig(app.url, { seeds, concurrency: 1, timeout_s: 5, max_retries: 3 })
+        const control = makeRunControl()
+        const fiber = yield* Effect.fork(run(config, dir, { control }))
+        while (app.requests.length === 0) yield* Effect.sleep("5 millis")
+        control.requestStop()
+        const stopped = yield* Fiber.join(fiber)
+        expect(stopped.interrupted).toBe(true)
+        expect(tries(app, 0)).toBe(1)
+        expect((yield* readJournal(dir)).get("0:0"), "seed 0 must be left for resume").toBeUndefined()
+        expect(stopped.summary.missing).toBe(4)
 
-      const resumed = yield* run(config, dir)
-      expect(resumed.summary).toMatchObject({ completed: 4, ok: 4, missing: 0 })
-      expectOneLinePerKey(dir, seeds)
-    }),
+        const resumed = yield* run(config, dir)
+        expect(resumed.summary).toMatchObject({ completed: 4, ok: 4, missing: 0 })
+        expectOneLinePerKey(dir, seeds)
+      }),
   )
 
   it.scopedLive("a second run over the same directory sends nothing: every key is already journaled", () =>

@@ -35,7 +35,9 @@ const tokens = (t: RunSummary["tokens"]): string =>
 const cost = (c: RunSummary["cost_usd"]): string =>
   c.total === null || c.mean_per_rollout === null
     ? "unpriced"
-    : `${usd(c.total)} total · ${usd(c.mean_per_rollout)} per rollout (${c.rollouts_priced} priced)`
+    : `${usd(c.total)} total · ${usd(c.mean_per_rollout)} per rollout${
+        c.per_correct === null ? "" : ` · ${usd(c.per_correct)} per correct answer`
+      } (${c.rollouts_priced} priced)`
 
 const duration = (s: RunSummary): string => {
   const rate =

@@ -5,6 +5,7 @@ import {
   configFromManifest,
   type EvalFlags,
   type EvalRunConfig,
+  loadEnv,
   loadEvalConfig,
   loadResumeSettings,
   makeRunControl,
@@ -19,7 +20,9 @@ import {
   TRACES_DIR,
 } from "@proctor/core"
 import { Effect, Either, Fiber, PubSub, Queue } from "effect"
+import { backendEval, wantsBackend } from "../backend/backendEval.js"
 import { ExitCode } from "../exitCodes.js"
+import { embeddedInterception } from "../interception.js"
 import { ProgressDisplay } from "../ProgressDisplay.js"
 import { printResults } from "./printResults.js"
 
@@ -44,6 +47,11 @@ export interface EvalCommandOptions {
   readonly failUnder?: string
   readonly json?: boolean
   readonly graceSeconds?: string
+  /** commander sets false for `--no-intercept`. */
+  readonly intercept?: boolean
+  readonly pricing?: string
+  /** Job server mode: see src/backend/backendEval.ts. */
+  readonly backend?: string
 }
 
 interface Io {
@@ -139,6 +147,8 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
       resumeDir === undefined
         ? yield* loadEvalConfig({ configPath: options.config, flags, envFile: options.envFile, env: io.env })
         : null
+    // job server mode: same config, run as a job on a server (src/backend/backendEval.ts)
+    if (wantsBackend(options, loaded?.env ?? io.env)) return yield* backendEval({ loaded, failUnder, options, io })
     const control = makeRunControl()
     const display = new ProgressDisplay(io.stderr, io.stderr.isTTY === true && options.json !== true)
     const uninstall = installSignalHandlers(control, graceMs)
@@ -160,23 +170,43 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
       }
     }
 
-    const outcome: RunOutcome = yield* withEvents(display.onEvent, (events) =>
-      resumeDir === undefined
-        ? startEvalRun({ config: loaded!.config, runDir: options.runDir ?? loaded!.runDir, control, events })
-        : Effect.flatMap(loadResumeSettings({ envFile: options.envFile, env: io.env, flags }), (settings) =>
-            resumeEvalRun({ runDir: resumeDir, ...settings, control, events }),
-          ),
+    const env = loaded?.env ?? (yield* loadEnv({ envFile: options.envFile, env: io.env }))
+    const runConfig = loaded?.config ?? configFromManifest(yield* readRunManifest(resumeDir ?? ""), undefined)
+    const outcome: RunOutcome = yield* Effect.scoped(
+      Effect.gen(function* () {
+        const interception = yield* embeddedInterception(runConfig, env, {
+          enabled: options.intercept !== false,
+          pricingFile: options.pricing,
+        })
+        if (interception !== undefined && options.json !== true) {
+          io.stderr.write(
+            `model calls traced through ${interception.interceptor.baseUrl()} → ${interception.upstream.baseUrl}\n`,
+          )
+        }
+        return yield* withEvents(display.onEvent, (events) =>
+          resumeDir === undefined
+            ? startEvalRun({
+                config: runConfig,
+                runDir: options.runDir ?? loaded?.runDir,
+                control,
+                events,
+                interception,
+              })
+            : Effect.flatMap(loadResumeSettings({ envFile: options.envFile, env: io.env, flags }), (settings) =>
+                resumeEvalRun({ runDir: resumeDir, ...settings, control, events, interception }),
+              ),
+        )
+      }),
     ).pipe(Effect.ensuring(Effect.sync(uninstall)))
     display.stop()
 
     const runDir = outcome.location ?? ""
-    const config = loaded?.config ?? configFromManifest(yield* readRunManifest(runDir), undefined)
     const journal = yield* openJournal(runDir)
     const tracesDir = options.tracesDir ?? loaded?.tracesDir ?? null
     if (tracesDir !== null && existsSync(join(runDir, TRACES_DIR))) {
       cpSync(join(runDir, TRACES_DIR), tracesDir, { recursive: true })
     }
-    yield* printResults({ outcome, results: journal.results, config, options, io, runDir, tracesDir })
+    yield* printResults({ outcome, results: journal.results, config: runConfig, options, io, runDir, tracesDir })
 
     if (outcome.interrupted) {
       io.stderr.write(

@@ -1,0 +1,140 @@
+import { ConfigError, type loadEvalConfig, publicConfig } from "@proctor/core"
+import type { ReportWriteError } from "@proctor/report"
+import { Effect, Either } from "effect"
+import { ExitCode } from "../exitCodes.js"
+import { ProgressDisplay } from "../ProgressDisplay.js"
+import { backendRequested, resolveBackend } from "./backendSettings.js"
+import { describeJobsError } from "./describeJobsError.js"
+import { downloadTraces } from "./downloadTraces.js"
+import { fetchJobResults } from "./fetchJobResults.js"
+import { detachOnSignal, followJob } from "./followJob.js"
+import { JobProgressFeed } from "./JobProgressFeed.js"
+import { JobsClient } from "./JobsClient.js"
+import { isSuccessState, jobErrorText } from "./JobsWire.js"
+import { jobSubmission } from "./jobSubmission.js"
+import { type JobOutputOptions, printJobResults } from "./printJobResults.js"
+
+export type LoadedEvalConfig = Effect.Effect.Success<ReturnType<typeof loadEvalConfig>>
+
+export interface BackendEvalOptions extends JobOutputOptions {
+  readonly backend?: string | undefined
+  readonly resume?: string | undefined
+}
+
+interface Io {
+  readonly stdout: NodeJS.WriteStream
+  readonly stderr: NodeJS.WriteStream
+  readonly env: Readonly<Record<string, string | undefined>>
+}
+
+/**
+ * Whether `proctor eval` should run on a job server. `env` is the environment with `--env-file` laid over
+ * it (synth-ai users keep `SYNTH_API_KEY` there); `--resume` alone never implies a server.
+ */
+export const wantsBackend = (options: BackendEvalOptions, env: Readonly<Record<string, string | undefined>>) =>
+  options.backend !== undefined || (options.resume === undefined && backendRequested({}, env))
+
+export interface BackendEvalInput {
+  /** The config as direct mode resolved it; null when `--resume` was given (not a server's business). */
+  readonly loaded: LoadedEvalConfig | null
+  readonly failUnder: number | null
+  readonly options: BackendEvalOptions
+  readonly io: Io
+}
+
+/**
+ * `proctor eval --backend URL`: submits the config direct mode would have run as a job, follows it with
+ * the same progress display, and prints and writes the same table, summary and files. The first Ctrl-C
+ * detaches (the job keeps running on the server) and exits 130 with the commands to watch or cancel it.
+ */
+export const backendEval = (input: BackendEvalInput): Effect.Effect<ExitCode, ConfigError | ReportWriteError> =>
+  Effect.gen(function* () {
+    const { loaded, options, io } = input
+    if (loaded === null) {
+      return yield* new ConfigError({
+        reason: "InvalidValue",
+        message: "--resume continues a run on this machine; a job on a server is followed with: proctor jobs watch ID",
+      })
+    }
+    const settings = yield* resolveBackend({ backend: options.backend }, loaded.env, false)
+    const { config } = loaded
+    const planned = config.seeds.length * config.attempts
+
+    return yield* Effect.scoped(
+      Effect.gen(function* () {
+        const client = yield* JobsClient
+        const detach = yield* detachOnSignal
+        const submitted = yield* client.submit(jobSubmission(config))
+        const jobId = submitted.job_id
+        io.stderr.write(`submitted job ${jobId} to ${client.baseUrl} (${planned} rollouts)\n`)
+
+        const display = new ProgressDisplay(io.stderr, io.stderr.isTTY === true && options.json !== true)
+        const feed = new JobProgressFeed(display.onEvent, jobId, planned)
+        const outcome = yield* followJob(client, jobId, { onUpdate: feed.onUpdate, detach }).pipe(
+          Effect.ensuring(Effect.sync(() => display.stop())),
+        )
+        if (outcome._tag === "Detached") {
+          const backend = `--backend ${client.baseUrl}`
+          io.stderr.write(
+            `detached: job ${jobId} keeps running on the server\n` +
+              `  follow it:  proctor jobs watch ${jobId} ${backend}\n` +
+              `  cancel it:  proctor jobs cancel ${jobId} ${backend}\n`,
+          )
+          return ExitCode.Interrupted
+        }
+
+        const job = outcome.job
+        const succeeded = isSuccessState(job.status)
+        if (!succeeded) {
+          const why = jobErrorText(job.error)
+          io.stderr.write(`job ${jobId} ${job.status}${why === null ? "" : `: ${why}`}\n`)
+        }
+        const fetched = yield* Effect.either(
+          fetchJobResults(client, job, {
+            seeds: config.seeds,
+            attempts: config.attempts,
+            passThreshold: config.pass_threshold,
+          }),
+        )
+        if (Either.isLeft(fetched)) {
+          if (succeeded) return yield* fetched.left
+          return ExitCode.Failed
+        }
+        const { results, summary, skipped } = fetched.right
+        if (skipped > 0) io.stderr.write(`warning: ${skipped} result rows from the server could not be read\n`)
+
+        const tracesDir = loaded.tracesDir
+        if (tracesDir !== null) yield* downloadTraces(client, jobId, tracesDir, io.stderr)
+
+        yield* printJobResults({
+          jobId,
+          baseUrl: client.baseUrl,
+          status: job.status,
+          config: publicConfig(config),
+          results,
+          summary,
+          attempts: config.attempts,
+          options,
+          io,
+          tracesDir,
+        })
+
+        if (!succeeded || !summary.is_valid) return ExitCode.Failed
+        const mean = summary.metrics.mean_score
+        if (input.failUnder !== null && (mean === null || mean < input.failUnder)) {
+          io.stderr.write(`mean score ${mean ?? "n/a"} is below --fail-under ${input.failUnder}\n`)
+          return ExitCode.Failed
+        }
+        return ExitCode.Ok
+      }),
+    ).pipe(
+      Effect.provide(JobsClient.layer(settings)),
+      Effect.catchTag("JobsClientError", (error) =>
+        Effect.sync(() => {
+          const described = describeJobsError(error, { baseUrl: settings.baseUrl })
+          io.stderr.write(`proctor eval: ${described.message}\n`)
+          return described.exitCode
+        }),
+      ),
+    )
+  })

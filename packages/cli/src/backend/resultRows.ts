@@ -1,0 +1,49 @@
+import { ErrorKind, type EvalResult, RolloutStatus } from "@proctor/core"
+import { Either, ParseResult, Schema } from "effect"
+
+const nullableNumber = Schema.optionalWith(Schema.NullOr(Schema.Number), { default: () => null })
+
+/**
+ * A result row as a job server sends it. proctor's server sends full `EvalResult`s; synth-ai's backend sends
+ * only synth-ai's fields, so proctor's bookkeeping fields get neutral defaults (attempt 0, no retries,
+ * status from `error`) and an error kind this CLI does not know is dropped rather than failing the decode.
+ */
+const WireResultRow = Schema.Struct({
+  seed: Schema.Number,
+  score: nullableNumber,
+  reward_mean: nullableNumber,
+  outcome_score: nullableNumber,
+  events_score: nullableNumber,
+  latency_ms: nullableNumber,
+  verifier_score: nullableNumber,
+  tokens: nullableNumber,
+  cost_usd: nullableNumber,
+  error: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+  trace: Schema.optional(Schema.Unknown),
+  attempt: Schema.optionalWith(Schema.Number, { default: () => 0 }),
+  status: Schema.optional(RolloutStatus),
+  error_kind: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+  retries: Schema.optionalWith(Schema.Number, { default: () => 0 }),
+  started_at: Schema.optionalWith(Schema.String, { default: () => "" }),
+  finished_at: Schema.optionalWith(Schema.String, { default: () => "" }),
+  run_id: Schema.optional(Schema.String),
+})
+
+const decodeWire = Schema.decodeUnknownEither(WireResultRow)
+const isErrorKind = Schema.is(ErrorKind)
+
+/** One row as an `EvalResult`, or a one-line reason it is not one. */
+export const decodeResultRow = (raw: unknown): Either.Either<EvalResult, string> =>
+  Either.map(
+    Either.mapLeft(decodeWire(raw), (error) => ParseResult.TreeFormatter.formatErrorSync(error).split("\n").join(" ")),
+    (row): EvalResult => {
+      const { status, error_kind, run_id, trace, ...rest } = row
+      return {
+        ...rest,
+        status: status ?? (row.error === null ? "ok" : "error"),
+        error_kind: error_kind !== null && isErrorKind(error_kind) ? error_kind : null,
+        ...(trace === undefined ? {} : { trace }),
+        ...(run_id === undefined ? {} : { run_id }),
+      }
+    },
+  )

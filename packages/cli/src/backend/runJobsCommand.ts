@@ -1,0 +1,70 @@
+import { ConfigError, loadEnv } from "@proctor/core"
+import type { ReportWriteError } from "@proctor/report"
+import { Effect, Either } from "effect"
+import { ExitCode } from "../exitCodes.js"
+import { resolveBackend } from "./backendSettings.js"
+import { describeJobsError } from "./describeJobsError.js"
+import { JobsClient, type JobsClientService } from "./JobsClient.js"
+import type { JobsClientError } from "./JobsClientError.js"
+
+/** Options every `proctor jobs` command takes. */
+export interface JobsCommonOptions {
+  readonly backend?: string | undefined
+  readonly apiKey?: string | undefined
+  readonly envFile?: string | undefined
+  readonly json?: boolean | undefined
+}
+
+export interface JobsIo {
+  readonly stdout: NodeJS.WriteStream
+  readonly stderr: NodeJS.WriteStream
+  readonly env: Readonly<Record<string, string | undefined>>
+}
+
+/**
+ * Resolves the server and key, runs `body` with a client, and turns every failure into one line on stderr
+ * and an exit code (2 for the caller's mistakes, 1 for the server's), never a stack trace.
+ */
+export const runJobsCommand = (
+  name: string,
+  options: JobsCommonOptions,
+  io: JobsIo,
+  jobId: string | undefined,
+  body: (client: JobsClientService) => Effect.Effect<ExitCode, JobsClientError | ConfigError | ReportWriteError>,
+): Effect.Effect<ExitCode> => {
+  const fail = (message: string, code: ExitCode) =>
+    Effect.sync(() => {
+      io.stderr.write(`proctor jobs ${name}: ${message}\n`)
+      return code
+    })
+  return Effect.gen(function* () {
+    const env = yield* loadEnv({ envFile: options.envFile, env: io.env })
+    const settings = yield* resolveBackend({ backend: options.backend, apiKey: options.apiKey }, env)
+    return yield* Effect.flatMap(JobsClient, body).pipe(
+      Effect.provide(JobsClient.layer(settings)),
+      Effect.catchTag("JobsClientError", (error) => {
+        const described = describeJobsError(error, { baseUrl: settings.baseUrl, jobId })
+        return fail(described.message, described.exitCode)
+      }),
+    )
+  }).pipe(
+    Effect.catchTags({
+      ConfigError: (error) => fail(error.message, ExitCode.Usage),
+      ReportWriteError: (error) => fail(`${error.path}: ${error.message}`, ExitCode.Failed),
+    }),
+  )
+}
+
+/** A positive integer flag, or a usage error naming it. */
+export const positiveIntFlag = (
+  flag: string,
+  raw: string | undefined,
+): Either.Either<number | undefined, ConfigError> => {
+  if (raw === undefined) return Either.right(undefined)
+  const n = Number(raw)
+  return Number.isInteger(n) && n > 0
+    ? Either.right(n)
+    : Either.left(
+        new ConfigError({ reason: "InvalidValue", message: `${flag}: expected a positive integer, got "${raw}"` }),
+      )
+}

@@ -1,0 +1,21 @@
+import { Effect } from "effect"
+import { type JobsCommonOptions, type JobsIo, runJobsCommand } from "../backend/runJobsCommand.js"
+import { ExitCode } from "../exitCodes.js"
+
+/**
+ * `proctor jobs cancel ID`: asks the server to stop the job. Finished rollouts are kept there; cancelling a
+ * job that already ended is not an error (the server says what it is).
+ */
+export const jobsCancelCommand = (jobId: string, options: JobsCommonOptions, io: JobsIo): Effect.Effect<ExitCode> =>
+  runJobsCommand("cancel", options, io, jobId, (client) =>
+    Effect.gen(function* () {
+      const answer = yield* client.cancel(jobId)
+      if (options.json === true) {
+        io.stdout.write(`${JSON.stringify(answer, null, 2)}\n`)
+        return ExitCode.Ok
+      }
+      const status = typeof answer.status === "string" ? answer.status : (yield* client.get(jobId)).status
+      io.stdout.write(`cancel requested: job ${jobId} is ${status}\n`)
+      return ExitCode.Ok
+    }),
+  )

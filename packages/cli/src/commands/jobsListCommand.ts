@@ -1,0 +1,29 @@
+import { Effect } from "effect"
+import { formatJobList } from "../backend/formatJobs.js"
+import { type JobsCommonOptions, type JobsIo, positiveIntFlag, runJobsCommand } from "../backend/runJobsCommand.js"
+import { ExitCode } from "../exitCodes.js"
+
+export interface JobsListOptions extends JobsCommonOptions {
+  readonly status?: string | undefined
+  readonly limit?: string | undefined
+  readonly cursor?: string | undefined
+}
+
+/** `proctor jobs list`: the caller's jobs, newest first as the server orders them, one page at a time. */
+export const jobsListCommand = (options: JobsListOptions, io: JobsIo): Effect.Effect<ExitCode> =>
+  runJobsCommand("list", options, io, undefined, (client) =>
+    Effect.gen(function* () {
+      const limit = yield* positiveIntFlag("--limit", options.limit)
+      const page = yield* client.list({ status: options.status, limit, cursor: options.cursor })
+      if (options.json === true) {
+        io.stdout.write(`${JSON.stringify(page, null, 2)}\n`)
+        return ExitCode.Ok
+      }
+      io.stdout.write(page.jobs.length === 0 ? "no jobs\n" : `${formatJobList(page.jobs)}\n`)
+      const next = page.next_cursor
+      if (next !== null && next !== undefined && next !== "") {
+        io.stdout.write(`more: proctor jobs list --cursor ${next}\n`)
+      }
+      return ExitCode.Ok
+    }),
+  )

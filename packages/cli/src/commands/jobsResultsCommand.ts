@@ -1,0 +1,44 @@
+import { Effect, Stream } from "effect"
+import { fetchJobResults, planOfJob } from "../backend/fetchJobResults.js"
+import { printJobResults } from "../backend/printJobResults.js"
+import { redactSecrets } from "../backend/redactSecrets.js"
+import { type JobsCommonOptions, type JobsIo, runJobsCommand } from "../backend/runJobsCommand.js"
+import { ExitCode } from "../exitCodes.js"
+
+export interface JobsResultsOptions extends JobsCommonOptions {
+  readonly outputJson?: string | undefined
+  readonly outputTxt?: string | undefined
+  /** Stream the rows to stdout as JSON lines, as the server sends them. */
+  readonly jsonl?: boolean | undefined
+}
+
+/**
+ * `proctor jobs results ID`: the table and summary `proctor eval` prints, or its `--output-json` /
+ * `--output-txt` files, or the raw rows as JSONL (`--jsonl`, streamed: a big job is never held in memory).
+ */
+export const jobsResultsCommand = (jobId: string, options: JobsResultsOptions, io: JobsIo): Effect.Effect<ExitCode> =>
+  runJobsCommand("results", options, io, jobId, (client) =>
+    Effect.gen(function* () {
+      if (options.jsonl === true) {
+        yield* Stream.runForEach(client.resultLines(jobId), (line) => Effect.sync(() => io.stdout.write(`${line}\n`)))
+        return ExitCode.Ok
+      }
+      const job = yield* client.get(jobId)
+      const plan = planOfJob(job)
+      const { results, summary, skipped } = yield* fetchJobResults(client, job, plan)
+      if (skipped > 0) io.stderr.write(`warning: ${skipped} result rows from the server could not be read\n`)
+      yield* printJobResults({
+        jobId,
+        baseUrl: client.baseUrl,
+        status: job.status,
+        config: redactSecrets(job.config ?? {}) as Readonly<Record<string, unknown>>,
+        results,
+        summary,
+        attempts: plan.attempts,
+        options,
+        io,
+        tracesDir: null,
+      })
+      return ExitCode.Ok
+    }),
+  )

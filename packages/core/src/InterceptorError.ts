@@ -1,0 +1,13 @@
+import { Schema } from "effect"
+
+export const InterceptorErrorReason = Schema.Literal("NotListening", "InvalidUpstream")
+export type InterceptorErrorReason = typeof InterceptorErrorReason.Type
+
+/**
+ * Opening a rollout on the interceptor failed: it has no public URL yet (`NotListening`: the server has
+ * not started), or the upstream base URL is not an absolute http(s) URL (`InvalidUpstream`).
+ */
+export class InterceptorError extends Schema.TaggedError<InterceptorError>()("InterceptorError", {
+  reason: InterceptorErrorReason,
+  message: Schema.String,
+}) {}

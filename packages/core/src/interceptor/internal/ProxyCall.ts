@@ -1,0 +1,291 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http"
+import type { Dispatcher } from "undici"
+import { randomHex } from "../../internal/randomHex.js"
+import type { ModelCall } from "../../ModelCall.js"
+import { type ApiAdapter, type CallSummary, DROP, EMPTY_SUMMARY, type StreamAssembler, TOKEN } from "./ApiAdapter.js"
+import { clientHeaders, headerString, sendError, upstreamHeaders } from "./http.js"
+import { errorMessageOf, isRecord, parseJson, stringOrNull } from "./json.js"
+import type { Cancellable, Recorder, Session } from "./Session.js"
+import { SseParser } from "./SseParser.js"
+
+const PENDING = 0
+const JSON_BODY = 1
+const SSE = 2
+const ERROR_BODY = 3
+
+const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"])
+
+/** `,"usage":null` that every chunk carries once `include_usage` is on; a client that did not ask never saw it. */
+const NULL_USAGE = /,\s*"usage"\s*:\s*null/g
+
+const round = (ms: number) => Math.round(ms * 1000) / 1000
+
+const errorSnippet = (text: string): string => {
+  const body = parseJson(text)
+  if (isRecord(body) && (body.error !== undefined || body.message !== undefined)) {
+    return errorMessageOf(body.error ?? body)
+  }
+  if (isRecord(body) && typeof body.detail === "string") return body.detail
+  const trimmed = text.trim()
+  return trimmed.length > 300 ? `${trimmed.slice(0, 300)}…` : trimmed
+}
+
+class Cancelled extends Error {
+  override readonly name = "Cancelled"
+}
+
+/**
+ * One model call: forwards the task app's request upstream on undici's dispatcher API (the handler gets the
+ * response as it arrives, with pause/resume/abort and no stream objects in between) and writes every byte or
+ * event to the task app as soon as it comes, reading usage and the answer on the side. Ends exactly once:
+ * upstream finished, upstream failed, client left, or rollout closed.
+ */
+export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
+  private controller: Dispatcher.DispatchController | null = null
+  private done = false
+  private mode = PENDING
+  private status: number | null = null
+  private errorHeaders: IncomingHttpHeaders = {}
+  private chunks: Buffer[] = []
+  private sse: SseParser | null = null
+  private assembler: StreamAssembler | null = null
+  private outgoing = ""
+  private ttftMs: number | null = null
+  private paused = false
+  private request: unknown = null
+  private stream = false
+  private model: string | null = null
+  /** The interceptor added `include_usage`, so the usage chunk is read here and kept from the client. */
+  private filter = false
+  private readonly slot: number
+  private readonly startedAt = Date.now()
+  private readonly t0 = performance.now()
+
+  constructor(
+    private readonly recorder: Recorder,
+    private readonly session: Session,
+    private readonly adapter: ApiAdapter,
+    private readonly res: ServerResponse,
+  ) {
+    this.slot = session.calls.length
+    session.calls.push(undefined)
+    session.inFlight.add(this)
+    res.once("close", this.onClientClose)
+  }
+
+  start(req: IncomingMessage, body: Buffer): void {
+    const parsed = body.length === 0 ? undefined : parseJson(body.toString("utf8"))
+    if (!isRecord(parsed)) {
+      sendError(this.res, 400, "request body must be a JSON object", "invalid_request_error", "invalid_json")
+      this.finish("error", 400, "request body is not a JSON object", EMPTY_SUMMARY)
+      return
+    }
+    // The recorded request is what the model was asked, not how the answer was delivered.
+    const { stream, stream_options: streamOptions, ...request } = parsed
+    this.request = request
+    this.stream = stream === true
+    this.model = stringOrNull(parsed.model)
+    let upstreamBody: Buffer | string = body
+    if (
+      this.stream &&
+      this.adapter.api === "chat_completions" &&
+      !(isRecord(streamOptions) && streamOptions.include_usage === true)
+    ) {
+      this.filter = true
+      const options = isRecord(streamOptions) ? streamOptions : {}
+      upstreamBody = JSON.stringify({ ...parsed, stream_options: { ...options, include_usage: true } })
+    }
+    const { target, apiKey } = this.session
+    target.dispatcher.dispatch(
+      {
+        method: "POST",
+        path: target.paths[this.adapter.api],
+        headers: upstreamHeaders(req.headers, this.adapter.api, apiKey),
+        body: upstreamBody,
+      },
+      this,
+    )
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller
+    // The client left (or the rollout closed) while the request waited for a connection.
+    if (this.done) controller.abort(new Cancelled("cancelled before the upstream answered"))
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    if (this.done || statusCode < 200) return
+    this.status = statusCode
+    if (statusCode >= 300) {
+      // Error bodies are small: held whole so a key echoed by the upstream can be scrubbed before it is sent.
+      this.mode = ERROR_BODY
+      this.errorHeaders = headers
+      return
+    }
+    if (headerString(headers["content-type"])?.toLowerCase().startsWith("text/event-stream")) {
+      this.mode = SSE
+      this.sse = new SseParser()
+      this.assembler = this.adapter.assembler(this.filter)
+      this.res.writeHead(statusCode, clientHeaders(headers, false))
+      this.res.flushHeaders()
+    } else {
+      this.mode = JSON_BODY
+      this.res.writeHead(statusCode, clientHeaders(headers, true))
+    }
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.done) return
+    switch (this.mode) {
+      case SSE:
+        if (!this.filter) this.write(chunk)
+        this.sse!.push(chunk, this.onEvent)
+        this.flushOutgoing()
+        return
+      case JSON_BODY:
+        this.write(chunk)
+        this.chunks.push(chunk)
+        return
+      case ERROR_BODY:
+        this.chunks.push(chunk)
+        return
+    }
+  }
+
+  onResponseEnd(): void {
+    if (this.done) return
+    switch (this.mode) {
+      case SSE: {
+        this.sse!.end(this.onEvent)
+        this.flushOutgoing()
+        this.res.end()
+        const summary = this.assembler!.summary()
+        this.finish(summary.error === null ? "ok" : "error", this.status, summary.error, summary)
+        return
+      }
+      case JSON_BODY: {
+        this.res.end()
+        const body = parseJson(Buffer.concat(this.chunks).toString("utf8"))
+        this.chunks = []
+        if (body === undefined) {
+          this.finish("error", this.status, "upstream answered with a body that is not JSON", EMPTY_SUMMARY)
+          return
+        }
+        const summary = this.adapter.fromJson(body)
+        this.finish(summary.error === null ? "ok" : "error", this.status, summary.error, summary)
+        return
+      }
+      case ERROR_BODY: {
+        const raw = Buffer.concat(this.chunks)
+        this.chunks = []
+        let text = raw.toString("utf8")
+        const key = this.session.apiKey
+        const scrub = key !== null && key !== "" && text.includes(key)
+        if (scrub) text = text.replaceAll(key, "[redacted]")
+        const status = this.status ?? 502
+        this.res.writeHead(status, clientHeaders(this.errorHeaders, false))
+        this.res.end(scrub ? text : raw)
+        this.finish("error", status, `upstream answered ${status}: ${errorSnippet(text)}`, EMPTY_SUMMARY)
+        return
+      }
+      default:
+        this.onResponseError(null, new Error("upstream ended without a response"))
+    }
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | null, error: Error): void {
+    if (this.done) return
+    const code = (error as { code?: unknown }).code
+    const detail = typeof code === "string" ? code : error.message
+    const origin = this.session.target.origin
+    if (!this.res.headersSent) {
+      const timeout = typeof code === "string" && TIMEOUT_CODES.has(code)
+      const status = timeout ? 504 : 502
+      const message = timeout
+        ? `upstream ${origin} did not answer in time (${detail})`
+        : `upstream ${origin} unreachable (${detail})`
+      sendError(this.res, status, message, "upstream_error", timeout ? "upstream_timeout" : "upstream_unreachable")
+      this.finish("error", status, message, EMPTY_SUMMARY)
+      return
+    }
+    // Headers are out: the only honest signal left is to cut the connection, so the client sees a truncation.
+    this.res.destroy()
+    this.finish(
+      "error",
+      this.status,
+      `upstream ${origin} failed mid-response (${detail})`,
+      this.assembler?.summary() ?? EMPTY_SUMMARY,
+    )
+  }
+
+  cancel(reason: string, cutClient: boolean): void {
+    if (this.done) return
+    this.finish("cancelled", this.status, reason, this.assembler?.summary() ?? EMPTY_SUMMARY)
+    // Destroys the upstream request (its socket for HTTP/1): the model stops generating for nobody.
+    this.controller?.abort(new Cancelled(reason))
+    if (cutClient && !this.res.writableEnded) this.res.destroy()
+  }
+
+  private readonly onClientClose = (): void => {
+    if (!this.done) this.cancel("client disconnected before the call finished", false)
+  }
+
+  private readonly onDrain = (): void => {
+    this.paused = false
+    if (!this.done) this.controller?.resume()
+  }
+
+  private readonly onEvent = (raw: string, name: string | null, data: string | null): void => {
+    const flags = data === null ? 0 : this.assembler!.event(name, data)
+    if ((flags & TOKEN) !== 0 && this.ttftMs === null) this.ttftMs = performance.now() - this.t0
+    if (this.filter && (flags & DROP) === 0) this.outgoing += `${raw.replace(NULL_USAGE, "")}\n\n`
+  }
+
+  private flushOutgoing(): void {
+    if (this.outgoing === "") return
+    const out = this.outgoing
+    this.outgoing = ""
+    this.write(out)
+  }
+
+  private write(data: Buffer | string): void {
+    if (!this.res.write(data) && !this.paused) {
+      this.paused = true
+      this.controller?.pause()
+      this.res.once("drain", this.onDrain)
+    }
+  }
+
+  private finish(outcome: ModelCall["outcome"], status: number | null, error: string | null, summary: CallSummary) {
+    this.done = true
+    const session = this.session
+    session.inFlight.delete(this)
+    const model = this.model ?? summary.model
+    const provider = session.provider
+    const usage = summary.usage
+    const call: ModelCall = {
+      call_id: `call_${randomHex(8)}`,
+      run_id: session.runId,
+      rollout_id: session.rolloutId,
+      seed: session.seed,
+      attempt: session.attempt,
+      api: this.adapter.api,
+      provider,
+      model,
+      stream: this.stream,
+      request: this.request,
+      response_message: summary.message ?? null,
+      status,
+      outcome,
+      error,
+      started_at: new Date(this.startedAt).toISOString(),
+      completed_at: new Date().toISOString(),
+      latency_ms: round(performance.now() - this.t0),
+      ttft_ms: this.mode === SSE && this.ttftMs !== null ? round(this.ttftMs) : null,
+      usage,
+      finish_reason: summary.finishReason,
+      cost_usd: this.recorder.price(provider, model, usage),
+    }
+    this.recorder.record(session, this.slot, call)
+  }
+}

@@ -1,0 +1,37 @@
+import type { Dispatcher } from "undici"
+import type { ModelApi, ModelCall, TokenUsage } from "../../ModelCall.js"
+
+/** Where one upstream base URL sends each API, over a keep-alive pool shared by every rollout on its origin. */
+export interface Target {
+  readonly origin: string
+  readonly dispatcher: Dispatcher
+  /** Path and query of each API's endpoint on the origin. */
+  readonly paths: { readonly [K in ModelApi]: string }
+  readonly inferredProvider: string | null
+}
+
+/** Something in flight that a closing rollout (or a shutting-down interceptor) must stop. */
+export interface Cancellable {
+  readonly cancel: (reason: string, cutClient: boolean) => void
+}
+
+/** One open rollout: its identity, its upstream, and the calls made under its correlation id. */
+export interface Session {
+  readonly cid: string
+  readonly runId: string
+  readonly rolloutId: string
+  readonly seed: number
+  readonly attempt: number
+  readonly target: Target
+  readonly apiKey: string | null
+  readonly provider: string | null
+  /** In start order; a slot is reserved when a call starts and filled when it finishes. */
+  readonly calls: Array<ModelCall | undefined>
+  readonly inFlight: Set<Cancellable>
+  open: boolean
+}
+
+export interface Recorder {
+  readonly record: (session: Session, slot: number, call: ModelCall) => void
+  readonly price: (provider: string | null, model: string | null, usage: TokenUsage | null) => number | null
+}

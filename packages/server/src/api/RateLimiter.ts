@@ -1,0 +1,50 @@
+import { Context, Effect, Layer } from "effect"
+import { RateLimited } from "./ApiErrors.js"
+
+export interface RateLimitOptions {
+  /** Requests a key may make in a burst. */
+  readonly burst: number
+  /** Tokens added back per second. */
+  readonly perSecond: number
+}
+
+export const defaultRateLimit: RateLimitOptions = { burst: 120, perSecond: 20 }
+
+export interface RateLimiterService {
+  /** Takes one token from the key's bucket, or fails with how long to wait for the next one. */
+  readonly take: (keyId: string) => Effect.Effect<void, RateLimited>
+}
+
+/**
+ * A token bucket per API key, kept in memory: one number pair per key, refilled lazily on each request, so an
+ * idle key costs nothing and no timer runs.
+ */
+export const makeRateLimiter = (options: RateLimitOptions | null, now: () => number = Date.now): RateLimiterService => {
+  if (options === null) return { take: () => Effect.void }
+  const burst = Math.max(1, options.burst)
+  const perMs = Math.max(options.perSecond, 1e-6) / 1000
+  const buckets = new Map<string, { tokens: number; at: number }>()
+  return {
+    take: (keyId) =>
+      Effect.suspend(() => {
+        const t = now()
+        const bucket = buckets.get(keyId) ?? { tokens: burst, at: t }
+        bucket.tokens = Math.min(burst, bucket.tokens + (t - bucket.at) * perMs)
+        bucket.at = t
+        buckets.set(keyId, bucket)
+        if (bucket.tokens >= 1) {
+          bucket.tokens -= 1
+          return Effect.void
+        }
+        const retryAfterMs = Math.ceil((1 - bucket.tokens) / perMs)
+        return Effect.fail(
+          new RateLimited({ reason: "TooManyRequests", message: "too many requests for this API key", retryAfterMs }),
+        )
+      }),
+  }
+}
+
+export class RateLimiter extends Context.Tag("@proctor/server/RateLimiter")<RateLimiter, RateLimiterService>() {
+  static readonly layer = (options: RateLimitOptions | null): Layer.Layer<RateLimiter> =>
+    Layer.sync(RateLimiter, () => makeRateLimiter(options))
+}

@@ -1,0 +1,177 @@
+import type { AddressInfo } from "node:net"
+import { Cause, Effect, Exit, Layer, ManagedRuntime, Redacted } from "effect"
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from "fastify"
+import { JobManager, type JobManagerOptions } from "../jobs/JobManager.js"
+import { JobStore } from "../jobs/JobStore.js"
+import { SecretBox } from "../jobs/SecretBox.js"
+import { ServerMetrics } from "../jobs/ServerMetrics.js"
+import { errorBody } from "./httpError.js"
+import type { RequestLimits } from "./JobCreateRequest.js"
+import { type ApiRuntime, registerJobRoutes } from "./jobRoutes.js"
+import { buildOpenApi } from "./openapi.js"
+import { defaultRateLimit, RateLimiter, type RateLimitOptions } from "./RateLimiter.js"
+
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024
+export const DEFAULT_MAX_SEEDS_PER_JOB = 100_000
+export const DEFAULT_DRAIN_GRACE_MS = 30_000
+
+export interface JobServerOptions extends Omit<JobManagerOptions, "solverFor"> {
+  /** The embedded SQLite database (`{dataDir}/proctor.db`) and the secret key file live here. */
+  readonly dataDir?: string | undefined
+  /** PostgreSQL instead of SQLite (`postgres://user@host:5432/db`). */
+  readonly databaseUrl?: string | undefined
+  /** Default 127.0.0.1. */
+  readonly host?: string | undefined
+  /** Default 0 (a free port). */
+  readonly port?: number | undefined
+  /** The key that seals task-app keys at rest; default `PROCTOR_SECRET_KEY`, else `{dataDir}/secret.key`. */
+  readonly secretKey?: string | undefined
+  readonly bodyLimitBytes?: number | undefined
+  readonly maxSeedsPerJob?: number | undefined
+  /** Highest `max_concurrent` a job may ask for. Default 256. */
+  readonly maxConcurrency?: number | undefined
+  /** Per-key token bucket; `false` turns rate limiting off. */
+  readonly rateLimit?: RateLimitOptions | false | undefined
+  /** When set, jobs may only target these task-app hosts (`host`, `host:port`, `*.suffix`). */
+  readonly allowedTaskAppHosts?: ReadonlyArray<string> | undefined
+  /** How long `shutdown` lets in-flight rollouts finish. Default 30 s. */
+  readonly drainGraceMs?: number | undefined
+  readonly logger?: FastifyServerOptions["logger"] | undefined
+  readonly solverFor?: JobManagerOptions["solverFor"]
+  /**
+   * Registers more routes on the same server before it listens. INTERCEPTOR INTEGRATION POINT: the inference
+   * interceptor's routes are mounted here so every job's model calls go through this server.
+   */
+  readonly mount?: ((app: FastifyInstance) => void | Promise<void>) | undefined
+}
+
+export interface JobServer {
+  readonly url: string
+  readonly app: FastifyInstance
+  /**
+   * SIGTERM: stop taking jobs and rollouts, let in-flight rollouts finish within the grace period, then close.
+   * Jobs stopped this way stay `running` and resume on the next start.
+   */
+  readonly shutdown: (graceMs?: number) => Promise<void>
+  /** Closes at once: in-flight rollouts are abandoned (they are re-run when the job resumes). */
+  readonly close: () => Promise<void>
+}
+
+const JSON_BODY_ERRORS = new Set(["FST_ERR_CTP_INVALID_JSON_BODY", "FST_ERR_CTP_EMPTY_JSON_BODY"])
+
+const urlOf = (address: AddressInfo) => {
+  const host = address.address === "0.0.0.0" ? "127.0.0.1" : address.address === "::" ? "::1" : address.address
+  return `http://${address.family === "IPv6" ? `[${host}]` : host}:${address.port}`
+}
+
+/** The layers of a job server: the store, the secret box, metrics, the job manager and the rate limiter. */
+export const jobServerLayer = (options: JobServerOptions) => {
+  if (options.databaseUrl === undefined && options.dataDir === undefined) {
+    throw new Error("createJobServer needs a dataDir (SQLite) or a databaseUrl (PostgreSQL)")
+  }
+  const store =
+    options.databaseUrl === undefined ? JobStore.layerSqlite(options.dataDir!) : JobStore.layerPg(options.databaseUrl)
+  const box =
+    options.secretKey === undefined
+      ? SecretBox.layerConfig(options.dataDir)
+      : SecretBox.layer({ secretKey: Redacted.make(options.secretKey), dataDir: options.dataDir })
+  const base = Layer.mergeAll(store, box, ServerMetrics.layer)
+  const rateLimit = options.rateLimit === false ? null : (options.rateLimit ?? defaultRateLimit)
+  return Layer.mergeAll(JobManager.layer(options), RateLimiter.layer(rateLimit)).pipe(Layer.provideMerge(base))
+}
+
+const describeBuildFailure = (cause: Cause.Cause<unknown>) => {
+  const failure = Cause.failureOption(cause)
+  if (failure._tag === "Some" && typeof failure.value === "object" && failure.value !== null && "message" in failure.value) {
+    return String((failure.value as { message: unknown }).message)
+  }
+  return Cause.pretty(cause)
+}
+
+/**
+ * The eval job server: synth-ai's job API plus proctor's additions on one fastify instance, every route running
+ * its Effect on one `ManagedRuntime` (disposed when fastify closes). Jobs a previous process left pending or
+ * running are resumed before it listens.
+ */
+export const createJobServer = async (options: JobServerOptions): Promise<JobServer> => {
+  const runtime: ApiRuntime = ManagedRuntime.make(jobServerLayer(options))
+  const resumed = await runtime.runPromiseExit(Effect.flatMap(JobManager, (manager) => manager.resumeAll))
+  if (Exit.isFailure(resumed)) {
+    await runtime.dispose()
+    throw new Error(`the job server cannot start: ${describeBuildFailure(resumed.cause)}`)
+  }
+
+  const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES
+  const limits: RequestLimits = {
+    maxSeedsPerJob: options.maxSeedsPerJob ?? DEFAULT_MAX_SEEDS_PER_JOB,
+    maxConcurrency: options.maxConcurrency ?? 256,
+    allowedTaskAppHosts: options.allowedTaskAppHosts ?? null,
+  }
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit })
+  const streams = new Set<() => void>()
+  let openApi: Record<string, unknown> | null = null
+
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send(errorBody("not_found", `no route ${request.method} ${request.url.split("?")[0]}`)),
+  )
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+      return reply
+        .code(413)
+        .send(errorBody("payload_too_large", `body: larger than ${bodyLimit} bytes`, { field: "body" }))
+    }
+    if (JSON_BODY_ERRORS.has(error.code)) {
+      return reply.code(400).send(errorBody("invalid_json", `body: not valid JSON (${error.message})`, { field: "body" }))
+    }
+    if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
+      return reply
+        .code(415)
+        .send(errorBody("unsupported_media_type", "content-type: expected application/json", { field: "content-type" }))
+    }
+    const status = error.statusCode ?? 500
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send(errorBody("bad_request", `body: ${error.message}`, { field: "body" }))
+    }
+    request.log.error({ err: error }, "request failed")
+    return reply.code(500).send(errorBody("internal_error", "the server failed to answer this request"))
+  })
+
+  // Event streams are hijacked responses: fastify would wait for them forever, so they are ended first.
+  app.addHook("preClose", async () => {
+    for (const stop of streams) stop()
+  })
+  app.addHook("onClose", async () => {
+    await runtime.dispose()
+  })
+
+  await registerJobRoutes(app, runtime, {
+    limits,
+    streams,
+    openApi: () => {
+      openApi ??= buildOpenApi({ version: "0.1.0" })
+      return openApi
+    },
+  })
+  if (options.mount !== undefined) await options.mount(app)
+
+  try {
+    await app.listen({ host: options.host ?? "127.0.0.1", port: options.port ?? 0 })
+  } catch (error) {
+    await app.close()
+    throw error
+  }
+  const url = urlOf(app.server.address() as AddressInfo)
+
+  let closing: Promise<void> | null = null
+  const close = () => {
+    closing ??= app.close()
+    return closing
+  }
+  const shutdown = async (graceMs = options.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS) => {
+    if (closing === null) {
+      await runtime.runPromise(Effect.flatMap(JobManager, (manager) => manager.drain(graceMs)))
+    }
+    await close()
+  }
+  return { url, app, shutdown, close }
+}

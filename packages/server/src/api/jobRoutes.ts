@@ -1,0 +1,242 @@
+import { Cause, Effect, Either, Exit, Fiber, type ManagedRuntime, Schema } from "effect"
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
+import type { ApiKeyRecord } from "../jobs/ApiKey.js"
+import { JobManager } from "../jobs/JobManager.js"
+import type { JobStatus } from "../jobs/JobStatus.js"
+import { emptyStats, type JobRecord, JobStore, type JobStoreService } from "../jobs/JobStore.js"
+import { statusView, summaryView } from "../jobs/JobView.js"
+import { ServerMetrics } from "../jobs/ServerMetrics.js"
+import { InvalidRequest } from "./ApiErrors.js"
+import { JobListQuery, ResultsQuery } from "./ApiSchemas.js"
+import { authenticate, jobFor } from "./authenticate.js"
+import { type ApiFailure, errorBody, httpErrorOf } from "./httpError.js"
+import { decodeJobRequest, type RequestLimits } from "./JobCreateRequest.js"
+import { jsonlBody, jsonResultsBody, pagesOf, tracesZipBody } from "./internal/bodies.js"
+import { issuesOf } from "./internal/issues.js"
+import type { RateLimiter } from "./RateLimiter.js"
+import { streamJobEvents } from "./sse.js"
+
+export type ApiServices = JobStore | JobManager | RateLimiter | ServerMetrics
+export type ApiRuntime = ManagedRuntime.ManagedRuntime<ApiServices, unknown>
+
+export interface JobRoutesOptions {
+  readonly limits: RequestLimits
+  readonly openApi: () => Record<string, unknown>
+  /** Open event streams, ended by the server before it closes (they would otherwise hold it open). */
+  readonly streams: Set<() => void>
+}
+
+/** Sends a failed Effect's error through the one error mapping; anything unexpected is a logged 500. */
+export const sendFailure = (reply: FastifyReply, log: FastifyBaseLogger, cause: Cause.Cause<ApiFailure>) => {
+  const failure = Cause.failureOption(cause)
+  if (failure._tag === "Some") {
+    const http = httpErrorOf(failure.value)
+    if (http.status >= 500) log.warn({ tag: failure.value._tag, reason: failure.value.message }, "request failed")
+    return reply.code(http.status).headers(http.headers).send(http.body)
+  }
+  log.error({ cause: Cause.pretty(cause) }, "request failed unexpectedly")
+  return reply.code(500).send(errorBody("internal_error", "the server failed to answer this request"))
+}
+
+const decodeQuery = <A, I>(schema: Schema.Schema<A, I>, query: unknown) =>
+  Either.mapLeft(Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "ignore" })(query ?? {}), (error) => {
+    const issues = issuesOf(error)
+    const first = issues[0] ?? { field: "query", message: "is invalid" }
+    return new InvalidRequest({
+      reason: "InvalidField",
+      field: first.field,
+      message: issues.map((i) => `${i.field}: ${i.message}`).join("; "),
+      issues,
+    })
+  })
+
+/** Opaque to clients: the (created_at, id) of the last job of a page. */
+const encodeCursor = (job: JobRecord) => Buffer.from(JSON.stringify([job.createdAt, job.id])).toString("base64url")
+const decodeCursor = (cursor: string) => {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"))
+    if (Array.isArray(parsed) && parsed.length === 2 && parsed.every((part) => typeof part === "string")) {
+      return Either.right({ createdAt: parsed[0] as string, id: parsed[1] as string })
+    }
+  } catch {
+    // falls through to the 400
+  }
+  return Either.left(InvalidRequest.field("cursor", "not a cursor this server issued"))
+}
+
+const statsOf = (store: JobStoreService, job: JobRecord) =>
+  Effect.map(store.resultStats([job.id]), (stats) => stats.get(job.id) ?? emptyStats)
+
+/** `?format=` decides; without it, an Accept header asking for NDJSON / JSON Lines does. */
+const wantsJsonl = (request: FastifyRequest, format: "json" | "jsonl" | undefined) =>
+  format !== undefined ? format === "jsonl" : /application\/(x-ndjson|jsonl|x-jsonlines)/.test(request.headers.accept ?? "")
+
+/**
+ * The eval job API. Each route only decodes, runs one Effect on the server's runtime and sends what it returns:
+ * the work is in `JobManager` and `JobStore`, the status codes in `httpErrorOf`.
+ */
+export const registerJobRoutes = async (app: FastifyInstance, runtime: ApiRuntime, options: JobRoutesOptions) => {
+  const store = await runtime.runPromise(JobStore)
+
+  const run = <A>(request: FastifyRequest, reply: FastifyReply, program: Effect.Effect<A, ApiFailure, ApiServices>) =>
+    runtime
+      .runPromiseExit(program)
+      .then((exit) => (Exit.isSuccess(exit) ? reply.send(exit.value) : sendFailure(reply, request.log, exit.cause)))
+
+  /** Auth, then the job the key may see; for streaming routes that answer outside the Effect. */
+  const withJob = <A>(
+    request: FastifyRequest<{ Params: { id: string } }>,
+    reply: FastifyReply,
+    then: (key: ApiKeyRecord, job: JobRecord) => Effect.Effect<A, ApiFailure, ApiServices>,
+  ) =>
+    runtime
+      .runPromiseExit(
+        Effect.flatMap(authenticate(request.headers.authorization), (key) =>
+          Effect.flatMap(jobFor(key, request.params.id), (job) => then(key, job)),
+        ),
+      )
+      .then((exit) => {
+        if (Exit.isSuccess(exit)) return exit.value
+        void sendFailure(reply, request.log, exit.cause)
+        return null
+      })
+
+  app.post("/api/eval/jobs", (request, reply) =>
+    run(
+      request,
+      reply,
+      Effect.gen(function* () {
+        const key = yield* authenticate(request.headers.authorization)
+        const spec = yield* decodeJobRequest(request.body, options.limits)
+        const job = yield* (yield* JobManager).submit(key, spec)
+        return { job_id: job.id, status: job.status }
+      }),
+    ),
+  )
+
+  app.get("/api/eval/jobs", (request, reply) =>
+    run(
+      request,
+      reply,
+      Effect.gen(function* () {
+        const key = yield* authenticate(request.headers.authorization)
+        const query = yield* decodeQuery(JobListQuery, request.query)
+        const before = query.cursor === undefined ? null : yield* decodeCursor(query.cursor)
+        const limit = query.limit ?? 20
+        const statuses =
+          query.status === undefined ? null : (query.status.split(",").map((s) => s.trim()) as Array<JobStatus>)
+        const jobs = yield* store.listJobs({ ownerKeyId: key.isAdmin ? null : key.id, statuses, limit, before })
+        const stats = yield* store.resultStats(jobs.map((job) => job.id))
+        return {
+          jobs: jobs.map((job) => statusView(job, stats.get(job.id) ?? emptyStats)),
+          next_cursor: jobs.length === limit ? encodeCursor(jobs[jobs.length - 1]!) : null,
+        }
+      }),
+    ),
+  )
+
+  app.get<{ Params: { id: string } }>("/api/eval/jobs/:id", (request, reply) =>
+    run(
+      request,
+      reply,
+      Effect.gen(function* () {
+        const key = yield* authenticate(request.headers.authorization)
+        const job = yield* jobFor(key, request.params.id)
+        return statusView(job, yield* statsOf(store, job))
+      }),
+    ),
+  )
+
+  app.post<{ Params: { id: string } }>("/api/eval/jobs/:id/cancel", (request, reply) =>
+    run(
+      request,
+      reply,
+      Effect.gen(function* () {
+        const key = yield* authenticate(request.headers.authorization)
+        const job = yield* jobFor(key, request.params.id)
+        const after = yield* (yield* JobManager).cancel(job)
+        return statusView(after, yield* statsOf(store, after))
+      }),
+    ),
+  )
+
+  app.get<{ Params: { id: string } }>("/api/eval/jobs/:id/results", async (request, reply) => {
+    const found = await withJob(request, reply, (_key, job) =>
+      Effect.gen(function* () {
+        const query = yield* decodeQuery(ResultsQuery, request.query)
+        return { job, query, stats: yield* statsOf(store, job) }
+      }),
+    )
+    if (found === null) return reply
+    const { job, query, stats } = found
+    const pages = pagesOf((after, limit) => runtime.runPromise(store.resultPage(job.id, after, limit)))
+    if (wantsJsonl(request, query.format)) return reply.type("application/x-ndjson").send(jsonlBody(pages))
+    const head = { job_id: job.id, status: job.status, summary: summaryView(job, stats), run_summary: job.summary }
+    return reply.type("application/json; charset=utf-8").send(jsonResultsBody(head, pages))
+  })
+
+  app.get<{ Params: { id: string } }>("/api/eval/jobs/:id/traces", async (request, reply) => {
+    const job = await withJob(request, reply, (_key, job) => Effect.succeed(job))
+    if (job === null) return reply
+    const pages = pagesOf((after, limit) => runtime.runPromise(store.tracePage(job.id, after, limit)))
+    return reply
+      .type("application/zip")
+      .header("content-disposition", `attachment; filename="${job.id}_traces.zip"`)
+      .send(tracesZipBody(pages, job.config.attempts))
+  })
+
+  const events = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
+    const job = await withJob(request, reply, (_key, job) => Effect.succeed(job))
+    if (job === null) return reply
+    reply.hijack()
+    const raw = reply.raw
+    raw.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    })
+    const fiber = runtime.runFork(streamJobEvents(job.id, raw))
+    const stop = () => {
+      runtime.runFork(Fiber.interrupt(fiber))
+    }
+    options.streams.add(stop)
+    request.raw.once("close", stop)
+    raw.once("close", stop)
+    await runtime.runPromise(Fiber.await(fiber)).then((exit) => {
+      if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) {
+        request.log.warn({ cause: Cause.pretty(exit.cause) }, "event stream failed")
+      }
+    })
+    options.streams.delete(stop)
+    if (!raw.writableEnded) raw.end()
+    return reply
+  }
+  app.get("/api/eval/jobs/:id/events", events)
+  // Newer synth-ai clients stream from …/events/stream.
+  app.get("/api/eval/jobs/:id/events/stream", events)
+
+  app.get("/api/openapi.json", async () => options.openApi())
+
+  app.get("/healthz", async () => ({ status: "ok" }))
+
+  app.get("/readyz", async (_request, reply) => {
+    const manager = await runtime.runPromise(JobManager)
+    if (manager.isDraining()) return reply.code(503).send({ status: "draining" })
+    const exit = await runtime.runPromiseExit(store.ping)
+    return Exit.isSuccess(exit)
+      ? { status: "ready" }
+      : reply.code(503).send({ status: "unavailable", error: "the job database does not answer" })
+  })
+
+  app.get("/metrics", async (_request, reply) => {
+    const exit = await runtime.runPromiseExit(
+      Effect.gen(function* () {
+        const metrics = yield* ServerMetrics
+        return metrics.render(yield* store.countJobsByStatus)
+      }),
+    )
+    if (Exit.isFailure(exit)) return reply.code(503).type("text/plain").send("# the job database does not answer\n")
+    return reply.type("text/plain; version=0.0.4; charset=utf-8").send(exit.value)
+  })
+}

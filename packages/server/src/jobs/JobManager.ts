@@ -1,0 +1,408 @@
+import { randomBytes } from "node:crypto"
+import {
+  type BackoffPolicy,
+  type EvalResult,
+  type EvalRunConfig,
+  makeRunControl,
+  type RunControl,
+  type RunEvent,
+  type RunSummary,
+  runRollouts,
+  type Solver,
+  taskAppSolverLayer,
+} from "@proctor/core"
+import {
+  Cause,
+  Context,
+  Deferred,
+  Duration,
+  Effect,
+  Exit,
+  Fiber,
+  FiberSet,
+  Layer,
+  PubSub,
+  Queue,
+  type Scope,
+} from "effect"
+import type { ApiKeyRecord } from "./ApiKey.js"
+import { type JobSecrets, runConfigOf, secretsOf, storedConfigOf } from "./JobConfig.js"
+import type { JobEvent } from "./JobEvent.js"
+import { JobRejected } from "./JobRejected.js"
+import { isTerminal, type JobStatus } from "./JobStatus.js"
+import { emptyStats, JobStore, type JobRecord } from "./JobStore.js"
+import type { JobStoreError } from "./JobStoreError.js"
+import { JobResultStoreLayer } from "./JobResultStore.js"
+import { terminalEvent } from "./JobView.js"
+import { SecretBox } from "./SecretBox.js"
+import { ServerMetrics } from "./ServerMetrics.js"
+
+/** A validated job request: the runnable config, and synth-ai's `mode` (echoed back, not used by the runner). */
+export interface JobSpec {
+  readonly config: EvalRunConfig
+  readonly mode: string | null
+}
+
+export interface JobManagerOptions {
+  /** Jobs running at once across all keys; the rest wait as `pending`. Default 4. */
+  readonly maxRunningJobs?: number | undefined
+  /** Pending + running jobs one key may have; more is a 429. Default 4. */
+  readonly maxActiveJobsPerKey?: number | undefined
+  /** How long a cancelled job's in-flight rollouts may take to finish before they are abandoned. Default 2 s. */
+  readonly cancelGraceMs?: number | undefined
+  readonly backoff?: BackoffPolicy | undefined
+  /**
+   * The solver each job runs on. Default: core's HTTP task-app solver for the job's config.
+   *
+   * INTERCEPTOR INTEGRATION POINT: the inference interceptor's solver decorator (open a correlation id before
+   * each rollout, point `inference_url` at the interceptor, close it and keep the model calls after) wraps the
+   * layer returned here; its model calls go to `JobStore.appendModelCalls` and `ServerMetrics.modelCalls`.
+   */
+  readonly solverFor?: ((job: { readonly jobId: string; readonly config: EvalRunConfig }) => Layer.Layer<Solver>) | undefined
+}
+
+export interface JobManagerService {
+  /** Stores the job (committed before this returns) and queues it. */
+  readonly submit: (owner: ApiKeyRecord, spec: JobSpec) => Effect.Effect<JobRecord, JobRejected | JobStoreError>
+  /** Stops a job: a queued one at once; a running one takes no new rollouts and abandons in-flight ones after the grace period. */
+  readonly cancel: (job: JobRecord) => Effect.Effect<JobRecord, JobStoreError>
+  /** Live events of a job this process is running or has queued; null otherwise. */
+  readonly subscribe: (jobId: string) => Effect.Effect<Queue.Dequeue<JobEvent> | null, never, Scope.Scope>
+  /** Queues every job a previous process left pending or running; runs only their missing rollouts. */
+  readonly resumeAll: Effect.Effect<ReadonlyArray<string>, JobStoreError>
+  /**
+   * SIGTERM: start no new job or rollout, let in-flight rollouts finish within `graceMs`, abandon the rest. Jobs
+   * stopped this way stay `running` in the database so the next start resumes them.
+   */
+  readonly drain: (graceMs: number) => Effect.Effect<void>
+  readonly isDraining: () => boolean
+  readonly activeJobs: () => number
+}
+
+interface LiveJob {
+  readonly id: string
+  readonly hub: PubSub.PubSub<JobEvent>
+  readonly done: Deferred.Deferred<void>
+  control: RunControl | null
+  cancelRequested: boolean
+  /** Set once the job's end (terminal or interrupted) has been published. */
+  ended: boolean
+}
+
+export const newJobId = (): string => `eval-${randomBytes(12).toString("hex")}`
+
+const nowIso = () => new Date().toISOString()
+
+/** Without a trace: rows on the event stream stay small (traces are downloaded as a zip). */
+const withoutTrace = (result: EvalResult) => {
+  const { trace: _trace, ...row } = result
+  return row
+}
+
+/** How a run that finished on its own ends: `failed` when not one rollout succeeded, `completed` otherwise. */
+const verdict = (summary: RunSummary): { status: JobStatus; error: string | null } => {
+  if (summary.completed > 0 && summary.ok === 0) {
+    const kinds = Object.entries(summary.errors_by_kind)
+      .map(([kind, n]) => `${kind} ×${n}`)
+      .join(", ")
+    return { status: "failed", error: `every rollout failed (${kinds})` }
+  }
+  if (summary.completed === 0) return { status: "failed", error: "no rollout completed" }
+  return { status: "completed", error: null }
+}
+
+export const makeJobManager = (options: JobManagerOptions = {}) =>
+  Effect.gen(function* () {
+    const store = yield* JobStore
+    const box = yield* SecretBox
+    const metrics = yield* ServerMetrics
+    const maxRunning = Math.max(1, options.maxRunningJobs ?? 4)
+    const quota = Math.max(1, options.maxActiveJobsPerKey ?? 4)
+    const cancelGraceMs = options.cancelGraceMs ?? 2_000
+    const solverFor = options.solverFor ?? ((job) => taskAppSolverLayer(job.config))
+    const storeLayer = Layer.succeed(JobStore, store)
+
+    const slots = yield* Effect.makeSemaphore(maxRunning)
+    // Quota check and insert are one step, so two racing submissions cannot both squeeze under the quota.
+    const submitLock = yield* Effect.makeSemaphore(1)
+    const fibers = yield* FiberSet.make<void, never>()
+    const live = new Map<string, LiveJob>()
+    let draining = false
+
+    const publish = (job: LiveJob, event: JobEvent) => PubSub.publish(job.hub, event)
+
+    const endWith = (job: LiveJob, event: JobEvent | null) =>
+      Effect.suspend(() => {
+        if (job.ended || event === null) return Effect.void
+        job.ended = true
+        return publish(job, event)
+      })
+
+    const stats = (jobId: string) => Effect.map(store.resultStats([jobId]), (m) => m.get(jobId) ?? emptyStats)
+
+    const finish = (job: LiveJob, status: JobStatus, error: string | null) =>
+      Effect.gen(function* () {
+        yield* store.finishJob(job.id, { status, error, completedAt: nowIso() })
+        const record = yield* store.getJob(job.id)
+        if (record === null) return
+        yield* endWith(job, terminalEvent(record, yield* stats(job.id)))
+      })
+
+    const interrupted = (job: LiveJob) =>
+      endWith(job, {
+        type: "job.interrupted",
+        job_id: job.id,
+        message: "the server is shutting down; the job resumes when it starts again",
+        data: { status: "running" },
+      })
+
+    /** Run events → metrics and the job's event hub, in the vocabulary of synth-ai's stream client. */
+    const forward = (job: LiveJob, planned: { total: number }) => (event: RunEvent) => {
+      switch (event._tag) {
+        case "RunStarted":
+          planned.total = event.planned
+          return publish(job, {
+            type: "job.started",
+            job_id: job.id,
+            message: `running ${event.planned - event.alreadyDone} of ${event.planned} rollouts`,
+            data: { total: event.planned, already_done: event.alreadyDone, completed: event.alreadyDone },
+          })
+        case "RolloutFinished": {
+          metrics.rolloutFinished(event.result)
+          const p = event.progress
+          return publish(job, {
+            type: "seed.completed",
+            job_id: job.id,
+            message: `seed ${event.result.seed} ${event.result.status}`,
+            data: {
+              result: withoutTrace(event.result),
+              completed: p.done,
+              total: p.planned,
+              ok: p.ok,
+              errored: p.errored,
+              in_flight: p.inFlight,
+              mean_score: p.scored > 0 ? p.scoreSum / p.scored : null,
+            },
+          })
+        }
+        case "RolloutRetried":
+          metrics.rolloutRetried()
+          return publish(job, {
+            type: "seed.retried",
+            job_id: job.id,
+            message: `seed ${event.key.seed} retry ${event.retry}: ${event.error}`,
+            data: {
+              seed: event.key.seed,
+              attempt: event.key.attempt,
+              retry: event.retry,
+              error_kind: event.errorKind,
+              error: event.error,
+              delay_ms: event.delayMs,
+            },
+          })
+        case "StopRequested":
+          return publish(job, {
+            type: "job.stopping",
+            job_id: job.id,
+            message: `stopping; ${event.inFlight} rollouts in flight`,
+            data: { in_flight: event.inFlight },
+          })
+        case "RunFinished":
+          return Effect.void
+      }
+    }
+
+    const openSecrets = (record: JobRecord) =>
+      record.secretsSealed === null
+        ? Effect.fail("the job's secrets are gone (it had already ended)")
+        : box.open(record.secretsSealed, record.id).pipe(
+            Effect.map((text) => JSON.parse(text) as JobSecrets),
+            Effect.mapError((error) => error.message),
+          )
+
+    const runJob = (job: LiveJob) =>
+      Effect.gen(function* () {
+        if (draining) return
+        const record = yield* store.getJob(job.id)
+        if (record === null || isTerminal(record.status)) return
+        if (job.cancelRequested) return yield* finish(job, "cancelled", null)
+        const secrets = yield* Effect.either(openSecrets(record))
+        if (secrets._tag === "Left") return yield* finish(job, "failed", secrets.left)
+        const config = runConfigOf(record.config, secrets.right)
+        if (!(yield* store.markRunning(job.id, nowIso()))) return
+        const control = makeRunControl()
+        job.control = control
+        // A cancel or a drain that arrived while the job was being set up.
+        if (job.cancelRequested) control.cancelInFlight()
+        else if (draining) control.requestStop()
+
+        const runEvents = yield* PubSub.unbounded<RunEvent>()
+        const subscription = yield* PubSub.subscribe(runEvents)
+        const planned = { total: record.planned }
+        const deliver = (batch: Iterable<RunEvent>) => Effect.forEach(batch, forward(job, planned), { discard: true })
+        const forwarder = yield* Effect.fork(
+          Effect.forever(
+            Effect.uninterruptibleMask((restore) =>
+              Effect.flatMap(restore(Queue.takeBetween(subscription, 1, 1024)), deliver),
+            ),
+          ),
+        )
+        const exit = yield* Effect.exit(
+          runRollouts({ runId: job.id, config, control, events: runEvents, backoff: options.backoff }).pipe(
+            Effect.provide(
+              Layer.merge(solverFor({ jobId: job.id, config }), JobResultStoreLayer(job.id).pipe(Layer.provide(storeLayer))),
+            ),
+          ),
+        )
+        yield* Fiber.interrupt(forwarder)
+        yield* Effect.flatMap(Queue.takeAll(subscription), deliver)
+
+        if (Exit.isFailure(exit)) {
+          if (draining && Cause.isInterruptedOnly(exit.cause)) return yield* interrupted(job)
+          const failure = Cause.failureOption(exit.cause)
+          const message = failure._tag === "Some" ? failure.value.message : "the run stopped unexpectedly"
+          yield* Effect.logError("eval job failed", exit.cause)
+          return yield* finish(job, "failed", message)
+        }
+        const outcome = exit.value
+        if (outcome.interrupted) {
+          if (job.cancelRequested) return yield* finish(job, "cancelled", null)
+          return yield* interrupted(job)
+        }
+        const { status, error } = verdict(outcome.summary)
+        return yield* finish(job, status, error)
+      }).pipe(
+        Effect.scoped,
+        // A database outage while finishing leaves the job pending/running: the next start resumes it.
+        Effect.catchAllCause((cause) => Effect.logError("eval job could not be run", cause)),
+      )
+
+    const enqueue = (id: string) =>
+      Effect.gen(function* () {
+        const job: LiveJob = {
+          id,
+          hub: yield* PubSub.sliding<JobEvent>(4096),
+          done: yield* Deferred.make<void>(),
+          control: null,
+          cancelRequested: false,
+          ended: false,
+        }
+        live.set(id, job)
+        yield* FiberSet.run(
+          fibers,
+          slots.withPermits(1)(runJob(job)).pipe(
+            Effect.ensuring(
+              Effect.suspend(() => {
+                live.delete(id)
+                return Effect.zipRight(job.ended ? Effect.void : interrupted(job), Deferred.succeed(job.done, undefined))
+              }),
+            ),
+          ),
+        )
+      })
+
+    const service: JobManagerService = {
+      submit: Effect.fn("JobManager.submit")(function* (owner: ApiKeyRecord, spec: JobSpec) {
+        const record = yield* submitLock.withPermits(1)(
+          Effect.gen(function* () {
+            if (draining) {
+              return yield* new JobRejected({ reason: "ShuttingDown", message: "the server is shutting down" })
+            }
+            const active = yield* store.countActiveJobs(owner.id)
+            if (active >= quota) {
+              return yield* new JobRejected({
+                reason: "QuotaExceeded",
+                message: `this key already has ${active} jobs pending or running (the limit is ${quota})`,
+              })
+            }
+            const id = newJobId()
+            const job = {
+              id,
+              ownerKeyId: owner.id,
+              config: storedConfigOf(spec.config, spec.mode),
+              secretsSealed: box.seal(JSON.stringify(secretsOf(spec.config)), id),
+              planned: spec.config.seeds.length * spec.config.attempts,
+              numSeeds: spec.config.seeds.length,
+              createdAt: nowIso(),
+            }
+            yield* store.insertJob(job)
+            return {
+              ...job,
+              status: "pending" as const,
+              error: null,
+              startedAt: null,
+              completedAt: null,
+              summary: null,
+            } satisfies JobRecord
+          }),
+        )
+        yield* enqueue(record.id)
+        return record
+      }),
+
+      cancel: Effect.fn("JobManager.cancel")(function* (record: JobRecord) {
+        if (isTerminal(record.status)) return record
+        const job = live.get(record.id)
+        if (job === undefined) {
+          if (record.status === "pending") yield* store.cancelPending(record.id, nowIso())
+          return (yield* store.getJob(record.id)) ?? record
+        }
+        job.cancelRequested = true
+        const control = job.control
+        if (control === null) {
+          if (yield* store.cancelPending(record.id, nowIso())) {
+            const cancelled = yield* store.getJob(record.id)
+            if (cancelled !== null) yield* endWith(job, terminalEvent(cancelled, yield* stats(record.id)))
+            return cancelled ?? record
+          }
+          // It was marked running meanwhile: runJob sees `cancelRequested` as soon as it has a RunControl.
+        } else {
+          control.requestStop()
+          yield* Effect.forkDaemon(Effect.delay(Effect.sync(control.cancelInFlight), Duration.millis(cancelGraceMs)))
+        }
+        yield* Deferred.await(job.done).pipe(Effect.timeout(Duration.millis(cancelGraceMs + 10_000)), Effect.ignore)
+        return (yield* store.getJob(record.id)) ?? record
+      }),
+
+      subscribe: (jobId) =>
+        Effect.suspend(() => {
+          const job = live.get(jobId)
+          return job === undefined ? Effect.succeed(null) : PubSub.subscribe(job.hub)
+        }),
+
+      resumeAll: Effect.gen(function* () {
+        const jobs = yield* store.resumableJobs
+        for (const job of jobs) if (!live.has(job.id)) yield* enqueue(job.id)
+        return jobs.map((job) => job.id)
+      }),
+
+      drain: (graceMs) =>
+        Effect.gen(function* () {
+          draining = true
+          const jobs = [...live.values()]
+          for (const job of jobs) job.control?.requestStop()
+          const abandon = setTimeout(() => {
+            for (const job of live.values()) job.control?.cancelInFlight()
+          }, graceMs)
+          // Queued jobs return at once when they get a slot (draining), so every `done` completes.
+          yield* Effect.forEach(jobs, (job) => Deferred.await(job.done), { discard: true, concurrency: "unbounded" }).pipe(
+            Effect.timeout(Duration.millis(graceMs + 10_000)),
+            Effect.ignore,
+          )
+          clearTimeout(abandon)
+        }),
+
+      isDraining: () => draining,
+      activeJobs: () => live.size,
+    }
+    return service
+  })
+
+/** Runs eval jobs in this process on core's runner, a bounded number at a time, each with its own RunControl. */
+export class JobManager extends Context.Tag("@proctor/server/JobManager")<JobManager, JobManagerService>() {
+  static readonly make = makeJobManager
+  static readonly layer = (
+    options: JobManagerOptions = {},
+  ): Layer.Layer<JobManager, never, JobStore | SecretBox | ServerMetrics> =>
+    Layer.scoped(JobManager, makeJobManager(options))
+}

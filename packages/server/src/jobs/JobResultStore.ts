@@ -1,0 +1,28 @@
+import { type EvalResult, ResultStore, type ResultStoreService, StoreError } from "@proctor/core"
+import { Effect, Layer } from "effect"
+import { JobStore, type JobStoreService } from "./JobStore.js"
+import type { JobStoreError } from "./JobStoreError.js"
+
+const storeError = (error: JobStoreError) => new StoreError({ reason: "Io", message: error.message })
+
+/** Rows are parsed one at a time as the runner walks them, so a resumed 100k-rollout job never holds them all parsed. */
+function* parsed(rows: ReadonlyArray<string>): Generator<EvalResult> {
+  for (const row of rows) yield JSON.parse(row) as EvalResult
+}
+
+/**
+ * core's `ResultStore` over the job database: `append` returns only once the row is committed, so the runner
+ * never counts a rollout that a crash could lose; `completed` reads back what earlier sessions stored.
+ */
+export const makeJobResultStore = (store: JobStoreService, jobId: string): ResultStoreService => ({
+  location: null,
+  completed: Effect.map(store.resultRows(jobId), parsed).pipe(Effect.mapError(storeError)),
+  append: (result) => Effect.mapError(store.upsertResult(jobId, result), storeError),
+  saveSummary: (summary) => Effect.mapError(store.saveSummary(jobId, summary), storeError),
+})
+
+export const JobResultStoreLayer = (jobId: string): Layer.Layer<ResultStore, never, JobStore> =>
+  Layer.effect(
+    ResultStore,
+    Effect.map(JobStore, (store) => makeJobResultStore(store, jobId)),
+  )

@@ -1,0 +1,67 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+
+/**
+ * One DDL for SQLite and PostgreSQL: TEXT, INTEGER, BIGINT and DOUBLE PRECISION mean the same in both (SQLite
+ * maps them to its affinities). JSON is kept as TEXT so rows stream back to clients without a re-parse.
+ * Numbers the API aggregates (score, tokens, cost) are columns as well, so progress is one indexed query.
+ */
+const initial = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE IF NOT EXISTS api_keys (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    key_hash TEXT NOT NULL UNIQUE,
+    prefix TEXT NOT NULL,
+    is_admin INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT
+  )`
+  yield* sql`CREATE TABLE IF NOT EXISTS jobs (
+    id TEXT PRIMARY KEY,
+    owner_key_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    config_json TEXT NOT NULL,
+    secrets_enc TEXT,
+    planned BIGINT NOT NULL,
+    num_seeds BIGINT NOT NULL,
+    error TEXT,
+    created_at TEXT NOT NULL,
+    started_at TEXT,
+    completed_at TEXT,
+    summary_json TEXT
+  )`
+  yield* sql`CREATE INDEX IF NOT EXISTS jobs_owner_created ON jobs (owner_key_id, created_at, id)`
+  yield* sql`CREATE INDEX IF NOT EXISTS jobs_created ON jobs (created_at, id)`
+  yield* sql`CREATE INDEX IF NOT EXISTS jobs_status ON jobs (status)`
+  yield* sql`CREATE TABLE IF NOT EXISTS results (
+    job_id TEXT NOT NULL,
+    seed BIGINT NOT NULL,
+    attempt INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    score DOUBLE PRECISION,
+    tokens DOUBLE PRECISION,
+    cost_usd DOUBLE PRECISION,
+    row_json TEXT NOT NULL,
+    PRIMARY KEY (job_id, seed, attempt)
+  )`
+  yield* sql`CREATE TABLE IF NOT EXISTS traces (
+    job_id TEXT NOT NULL,
+    seed BIGINT NOT NULL,
+    attempt INTEGER NOT NULL,
+    trace_json TEXT NOT NULL,
+    PRIMARY KEY (job_id, seed, attempt)
+  )`
+  yield* sql`CREATE TABLE IF NOT EXISTS model_calls (
+    job_id TEXT NOT NULL,
+    call_id TEXT NOT NULL,
+    seed BIGINT,
+    attempt INTEGER,
+    call_json TEXT NOT NULL,
+    PRIMARY KEY (job_id, call_id)
+  )`
+})
+
+export const migrations = { "0001_initial": initial }
+
+export const MIGRATIONS_TABLE = "proctor_migrations"
