@@ -54,7 +54,7 @@ const config = {
 const tags = (updates: Chunk.Chunk<JobUpdate>) => Chunk.toReadonlyArray(updates).map((u) => u._tag)
 
 describe("JobsClient against the contract stub", () => {
-  it.scoped("submits synth-ai's body with a Bearer key and follows the job over SSE to its end", () =>
+  it.scopedLive("submits synth-ai's body with a Bearer key and follows the job over SSE to its end", () =>
     Effect.gen(function* () {
       const server = yield* stub()
       const updates = yield* withClient(server, (client) =>
@@ -98,7 +98,7 @@ describe("JobsClient against the contract stub", () => {
     }),
   )
 
-  it.scoped("falls back to polling when the server has no event stream", () =>
+  it.scopedLive("falls back to polling when the server has no event stream", () =>
     Effect.gen(function* () {
       const server = yield* stub({ events: "missing" })
       const updates = yield* withClient(server, (client) =>
@@ -111,7 +111,7 @@ describe("JobsClient against the contract stub", () => {
     }),
   )
 
-  it.scoped("falls back to polling when the event stream drops mid-job", () =>
+  it.scopedLive("falls back to polling when the event stream drops mid-job", () =>
     Effect.gen(function* () {
       const server = yield* stub({ events: "drop", dropAfter: 3, tickMs: 25 })
       const updates = yield* withClient(server, (client) =>
@@ -126,7 +126,7 @@ describe("JobsClient against the contract stub", () => {
     }),
   )
 
-  it.scoped("polls only when asked not to use the event stream", () =>
+  it.scopedLive("polls only when asked not to use the event stream", () =>
     Effect.gen(function* () {
       const server = yield* stub()
       yield* withClient(server, (client) =>
@@ -138,7 +138,7 @@ describe("JobsClient against the contract stub", () => {
     }),
   )
 
-  it.scoped("decodes leniently: unknown keys are kept", () =>
+  it.scopedLive("decodes leniently: unknown keys are kept", () =>
     Effect.gen(function* () {
       const server = yield* stub()
       const job = yield* withClient(server, (client) =>
@@ -149,7 +149,7 @@ describe("JobsClient against the contract stub", () => {
     }),
   )
 
-  it.scoped("results, JSONL rows, the traces zip, list pages and cancel", () =>
+  it.scopedLive("results, JSONL rows, the traces zip, list pages and cancel", () =>
     Effect.gen(function* () {
       const server = yield* stub({ tickMs: 5 })
       yield* withClient(server, (client) =>
@@ -181,7 +181,7 @@ describe("JobsClient against the contract stub", () => {
     }),
   )
 
-  it.scoped("classifies failures: bad key, unknown job, a rejected field, a dead server, a 5xx, a non-JSON body", () =>
+  it.scopedLive("classifies failures: bad key, unknown job, a rejected field, a dead server, a 5xx, a non-JSON body", () =>
     Effect.gen(function* () {
       const server = yield* stub()
       const badKey = yield* Effect.flip(
@@ -275,7 +275,7 @@ describe("wire helpers", () => {
     const entries = unzip(zip)
     expect(entries.map((e) => [e.name, new TextDecoder().decode(e.data).length])).toEqual([
       ["seed_0_trace.json", 7],
-      ["seed_1_trace.json", 1009],
+      ["seed_1_trace.json", 1008],
     ])
     expect(() => unzip(new Uint8Array(40))).toThrow(/not a zip archive/)
   })

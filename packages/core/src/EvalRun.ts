@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto"
 import { join } from "node:path"
 import { Effect, Fiber, Layer, PubSub, Queue } from "effect"
+import { ConfigError } from "./ConfigError.js"
 import type { EvalRunConfig } from "./EvalRunConfig.js"
 import { HttpTaskAppSolverLayer } from "./HttpTaskAppSolver.js"
 import { type InterceptionOptions, interceptedSolver } from "./InterceptedSolver.js"
+import { withSecrets } from "./internal/withoutSecrets.js"
 import { ResultStore } from "./ResultStore.js"
 import { makeRunControl, type RunControl } from "./RunControl.js"
 import {
@@ -87,14 +89,62 @@ export interface ResumeOptions extends Omit<EvalRunOptions, "config" | "runDir" 
   readonly runDir: string
   /** The task-app key is never written to the run directory, so it is given again. */
   readonly apiKey?: string | undefined
+  /** Secrets of the policy and env tables, likewise never written: given again (see `loadResumeSettings`). */
+  readonly secrets?: RunSecrets | undefined
   /** Settings that may change between sessions of one run (they do not change what is measured). */
   readonly overrides?: Partial<Pick<EvalRunConfig, "concurrency" | "max_retries" | "timeout_s">> | undefined
 }
 
+export interface RunSecrets {
+  readonly policy_config: Readonly<Record<string, unknown>>
+  readonly env_config: Readonly<Record<string, unknown>>
+}
+
+const hasPath = (secrets: RunSecrets | undefined, path: string): boolean => {
+  let node: unknown = secrets
+  for (const key of path.split(".")) {
+    if (typeof node !== "object" || node === null || !(key in node)) return false
+    node = (node as Record<string, unknown>)[key]
+  }
+  return true
+}
+
+/**
+ * The config a resumed run continues with: the stored one plus the secrets given again. A run that
+ * used secrets cannot be resumed without them: its missing rollouts would all fail (or, worse, run
+ * differently) and be journaled as done.
+ */
+export const resumedConfig = (
+  manifest: RunDirectoryManifest,
+  runDir: string,
+  options: Pick<ResumeOptions, "apiKey" | "secrets" | "overrides">,
+) =>
+  Effect.gen(function* () {
+    const missing = (manifest.omitted_secrets ?? []).filter((path) => !hasPath(options.secrets, path))
+    if (manifest.task_app_api_key_set && (options.apiKey === undefined || options.apiKey === "")) {
+      missing.unshift("the task-app key (ENVIRONMENT_API_KEY)")
+    }
+    if (missing.length > 0) {
+      return yield* new ConfigError({
+        reason: "Missing",
+        message: `${runDir} was run with ${missing.join(", ")}, which proctor never stores; give ${
+          missing.length > 1 ? "them" : "it"
+        } again (the config file with --config, ENVIRONMENT_API_KEY or --env-file) to resume`,
+      })
+    }
+    const stored = configFromManifest(manifest, options.apiKey)
+    return {
+      ...stored,
+      policy_config: withSecrets(stored.policy_config, options.secrets?.policy_config ?? {}),
+      env_config: withSecrets(stored.env_config, options.secrets?.env_config ?? {}),
+      ...options.overrides,
+    } satisfies EvalRunConfig
+  })
+
 /** Runs only the rollouts a run directory does not hold yet; the last result of each key wins. */
 export const resumeEvalRun = Effect.fn("EvalRun.resume")(function* (options: ResumeOptions) {
   const manifest: RunDirectoryManifest = yield* readRunManifest(options.runDir)
-  const config = { ...configFromManifest(manifest, options.apiKey), ...options.overrides }
+  const config = yield* resumedConfig(manifest, options.runDir, options)
   return yield* execute(manifest.run_id, options.runDir, { ...options, config })
 })
 

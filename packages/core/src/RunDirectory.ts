@@ -16,6 +16,7 @@ import { createInterface } from "node:readline"
 import { Effect, Layer, Redacted } from "effect"
 import { type EvalResult, rolloutKeyId } from "./EvalResult.js"
 import { type EvalRunConfig, type PublicEvalRunConfig, publicConfig } from "./EvalRunConfig.js"
+import { splitSecrets } from "./internal/withoutSecrets.js"
 import { ResultStore, type ResultStoreService, StoreError } from "./ResultStore.js"
 
 export const RESULTS_FILE = "results.jsonl"
@@ -33,6 +34,8 @@ export interface RunDirectoryManifest {
   readonly created_at: string
   readonly config: PublicEvalRunConfig
   readonly task_app_api_key_set: boolean
+  /** Key paths of secrets left out of `config`; a resume must be given them again. */
+  readonly omitted_secrets?: ReadonlyArray<string>
 }
 
 const io = (what: string) => (cause: unknown) =>
@@ -50,6 +53,10 @@ export const initRunDirectory = (dir: string, runId: string, config: EvalRunConf
         created_at: new Date().toISOString(),
         config: publicConfig(config),
         task_app_api_key_set: config.task_app_api_key !== null,
+        omitted_secrets: [
+          ...splitSecrets(config.policy_config, "policy_config").paths,
+          ...splitSecrets(config.env_config, "env_config").paths,
+        ],
       }
       writeFileSync(join(dir, CONFIG_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
       return true

@@ -158,9 +158,9 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
           Effect.succeed(okResult({ key, rolloutId, startedAt, retries, latencyMs: elapsedSince(t0) }, final)),
         onFailure: (error) => {
           const attempt = { key, rolloutId, startedAt, retries, latencyMs: elapsedSince(t0) }
-          if (!isRetryable(error) || retries >= config.max_retries || control.isStopRequested()) {
-            return Effect.succeed(errorResult(attempt, error))
-          }
+          if (!isRetryable(error) || retries >= config.max_retries) return Effect.succeed(errorResult(attempt, error))
+          // A retry would have fixed it, but the run is stopping: leave the key missing for resume.
+          if (control.isStopRequested()) return Effect.succeed(null)
           return retryDelay(backoff, retries + 1, error.retryAfterMs).pipe(
             Effect.tap((delay) =>
               publish({

@@ -1,5 +1,6 @@
 import { Context, Effect, Either, Layer, Redacted, type Scope } from "effect"
 import { Pool } from "undici"
+import { DeadlineSweep } from "./internal/DeadlineSweep.js"
 import { formatParseIssues, renderPath } from "./internal/formatIssues.js"
 import { isUnauthorisedEnvelope, parseRetryAfter, TaskAppError } from "./TaskAppError.js"
 import { decodeRolloutResponse, type RolloutRequest, type RolloutResponse } from "./TaskAppWire.js"
@@ -126,15 +127,29 @@ const makeClient = (options: TaskAppClientOptions): TaskAppClientService => {
     : {}
   const jsonHeaders = { ...authHeaders, "content-type": "application/json", accept: "application/json" }
 
-  const send = (method: "GET" | "POST", path: string, body: unknown, auth: boolean): Promise<RawResponse> =>
-    pool
+  const deadlines = new DeadlineSweep()
+  // undici's timeouts are idle timeouts (a body trickling a byte at a time never trips them); the sweep
+  // makes `timeoutMs` a deadline for the whole exchange.
+  const send = (method: "GET" | "POST", path: string, body: unknown, auth: boolean): Promise<RawResponse> => {
+    const deadline = Date.now() + options.timeoutMs
+    return pool
       .request({
         method,
         path: prefix + path,
         headers: auth ? jsonHeaders : { accept: "application/json" },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       })
-      .then(async (res) => ({ status: res.statusCode, headers: res.headers, text: await res.body.text() }))
+      .then(async (res) => {
+        const cancel = deadlines.add(deadline, () =>
+          res.body.destroy(Object.assign(new Error("rollout deadline passed"), { code: "UND_ERR_BODY_TIMEOUT" })),
+        )
+        try {
+          return { status: res.statusCode, headers: res.headers, text: await res.body.text() }
+        } finally {
+          cancel()
+        }
+      })
+  }
 
   const request: TaskAppClientService["request"] = (method, path, opts) =>
     Effect.tryPromise({
@@ -171,6 +186,9 @@ const makeClient = (options: TaskAppClientOptions): TaskAppClientService => {
     ),
     rollout,
     request,
-    abortAll: () => pool.destroy(),
+    abortAll: () => {
+      deadlines.stop()
+      return pool.destroy()
+    },
   }
 }

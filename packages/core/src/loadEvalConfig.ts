@@ -5,6 +5,7 @@ import { ConfigError } from "./ConfigError.js"
 import { defaults, type EvalRunConfig, EvalTomlSection } from "./EvalRunConfig.js"
 import { parseEnvFile } from "./internal/envFile.js"
 import { formatParseIssues, renderPath } from "./internal/formatIssues.js"
+import { splitSecrets } from "./internal/withoutSecrets.js"
 
 /** Values given on the command line, as commander hands them over (strings and booleans). */
 export const EvalFlags = Schema.Struct({
@@ -86,12 +87,18 @@ export const loadEnv = Effect.fn("loadEvalConfig.env")(function* (sources: Pick<
  * and the task-app key, which is never written to the run directory.
  */
 export const loadResumeSettings = Effect.fn("loadEvalConfig.resume")(function* (
-  sources: Pick<EvalConfigSources, "envFile" | "env" | "flags">,
+  sources: Pick<EvalConfigSources, "envFile" | "env" | "flags" | "configPath">,
 ) {
   const env = yield* loadEnv(sources)
   const flags = yield* decodeFlags(sources.flags ?? {})
+  const fromFile = sources.configPath === undefined ? {} : yield* loadToml(sources.configPath)
+  const apiKey = fromFile.task_app_api_key ?? env.ENVIRONMENT_API_KEY
   return {
-    apiKey: env.ENVIRONMENT_API_KEY,
+    apiKey,
+    secrets: {
+      policy_config: splitSecrets(fromFile.policy_config ?? {}, "policy_config").secrets,
+      env_config: splitSecrets(fromFile.env_config ?? {}, "env_config").secrets,
+    },
     overrides: {
       ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
       ...(flags.max_retries === undefined ? {} : { max_retries: flags.max_retries }),

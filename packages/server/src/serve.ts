@@ -1,5 +1,10 @@
 import { Effect, type Layer, ManagedRuntime } from "effect"
-import { createJobServer, DEFAULT_DRAIN_GRACE_MS, type JobServer, type JobServerOptions } from "./api/createJobServer.js"
+import {
+  createJobServer,
+  DEFAULT_DRAIN_GRACE_MS,
+  type JobServer,
+  type JobServerOptions,
+} from "./api/createJobServer.js"
 import type { ApiKeyRecord, CreatedApiKey } from "./jobs/ApiKey.js"
 import { issueApiKey } from "./jobs/issueApiKey.js"
 import { JobStore } from "./jobs/JobStore.js"

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, request as httpRequest, type ServerResponse } from "node:http"
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import { Interceptor, type InterceptorOpenOptions, type ModelCall } from "@proctor/core"
@@ -200,7 +200,11 @@ describe("interceptor: chat completions through the baseline model", () => {
   })
 
   it("streams without a usage chunk when the client did not ask, and still records the usage", async () => {
-    const request = { ...CHAT, tools: MATH_TOOLS, messages: [{ role: "user", content: "Tom has 3 apples and buys 4 more." }] }
+    const request = {
+      ...CHAT,
+      tools: MATH_TOOLS,
+      messages: [{ role: "user", content: "Tom has 3 apples and buys 4 more." }],
+    }
     const direct = (await (await post(`${baseline.url}/chat/completions`, request)).json()) as {
       usage: Record<string, number>
       choices: Array<{ message: { tool_calls: unknown } }>
@@ -257,7 +261,9 @@ describe("interceptor: chat completions through the baseline model", () => {
   })
 
   it("keeps 64 concurrent rollouts' calls apart", async () => {
-    const rollouts = await Promise.all(Array.from({ length: 64 }, (_, seed) => open({ baseUrl: baseline.url }, seed, 1)))
+    const rollouts = await Promise.all(
+      Array.from({ length: 64 }, (_, seed) => open({ baseUrl: baseline.url }, seed, 1)),
+    )
     await Promise.all(
       rollouts.map(async ({ inferenceUrl }, seed) => {
         for (let turn = 0; turn < 3; turn++) {
@@ -336,7 +342,11 @@ describe("interceptor: upstream errors reach the task app faithfully", () => {
   beforeAll(async () => {
     fake = await startFake((req, res) => {
       if (req.url?.includes("rate")) {
-        res.writeHead(429, { "content-type": "application/json", "retry-after": "7", "x-ratelimit-remaining-requests": "0" })
+        res.writeHead(429, {
+          "content-type": "application/json",
+          "retry-after": "7",
+          "x-ratelimit-remaining-requests": "0",
+        })
         res.end(JSON.stringify({ error: { message: "Rate limit reached", type: "rate_limit_error", code: null } }))
       } else if (req.url?.includes("busy")) {
         res.writeHead(503, { "content-type": "text/plain; charset=utf-8", "retry-after": "2" })
@@ -481,8 +491,20 @@ describe("interceptor: streaming pass-through and cancellation", () => {
       res.write(sse([chunk(" second")]))
       res.write(
         sse([
-          { id: "c", object: "chat.completion.chunk", model: "slow", choices: [{ index: 0, delta: {}, finish_reason: "stop" }], usage: null },
-          { id: "c", object: "chat.completion.chunk", model: "slow", choices: [], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } },
+          {
+            id: "c",
+            object: "chat.completion.chunk",
+            model: "slow",
+            choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
+            usage: null,
+          },
+          {
+            id: "c",
+            object: "chat.completion.chunk",
+            model: "slow",
+            choices: [],
+            usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
+          },
           "[DONE]",
         ]),
       )
@@ -530,7 +552,14 @@ describe("interceptor: streaming pass-through and cancellation", () => {
       res.writeHead(200, { "content-type": "text/event-stream" })
       res.on("close", upstreamClosed)
       res.write(
-        sse([{ id: "c", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta: { content: "partial" } }] }]),
+        sse([
+          {
+            id: "c",
+            object: "chat.completion.chunk",
+            model: "m",
+            choices: [{ index: 0, delta: { content: "partial" } }],
+          },
+        ]),
       )
       // A slow model: a chunk every 100 ms until the interceptor hangs up.
       while (!res.destroyed) {
@@ -586,6 +615,31 @@ describe("interceptor: streaming pass-through and cancellation", () => {
       expect(calls[0]).toMatchObject({ outcome: "cancelled", status: null })
     } finally {
       await slow.close()
+    }
+  })
+
+  it("cuts the client off when the upstream dies mid-stream, keeping what was said", async () => {
+    const fake = await startFake(async (req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" })
+      res.write(
+        sse([
+          { id: "c", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta: { content: "half" } }] },
+        ]),
+      )
+      await sleep(50)
+      req.socket.destroy()
+    })
+    try {
+      const { cid, inferenceUrl } = await open({ baseUrl: fake.url })
+      const response = await post(`${inferenceUrl}/chat/completions`, { ...CHAT, stream: true })
+      expect(response.status).toBe(200)
+      // A clean end would pass a truncated answer off as complete; the client must see the failure.
+      await expect(response.text()).rejects.toThrow()
+      const [call] = await close(cid)
+      expect(call).toMatchObject({ outcome: "error", status: 200, response_message: { content: "half" } })
+      expect(call!.error).toContain("mid-response")
+    } finally {
+      await fake.close()
     }
   })
 
@@ -743,7 +797,11 @@ describe("interceptor: Anthropic Messages API", () => {
             { type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: '{"city": ' } },
             { type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: '"Paris"}' } },
             { type: "content_block_stop", index: 1 },
-            { type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 25 } },
+            {
+              type: "message_delta",
+              delta: { stop_reason: "tool_use", stop_sequence: null },
+              usage: { output_tokens: 25 },
+            },
             { type: "message_stop" },
           ],
           true,
@@ -760,7 +818,13 @@ describe("interceptor: Anthropic Messages API", () => {
     tools: [{ name: "get_weather", input_schema: { type: "object" } }],
     messages: [{ role: "user", content: "Weather in Paris?" }],
   }
-  const USAGE = { prompt_tokens: 112, completion_tokens: 25, total_tokens: 137, cached_tokens: 100, reasoning_tokens: null }
+  const USAGE = {
+    prompt_tokens: 112,
+    completion_tokens: 25,
+    total_tokens: 137,
+    cached_tokens: 100,
+    reasoning_tokens: null,
+  }
 
   it("records JSON answers, sending x-api-key and keeping anthropic-version", async () => {
     const key = "sk-ant-configured"

@@ -2,7 +2,6 @@ import { cpSync, existsSync } from "node:fs"
 import { join } from "node:path"
 import {
   ConfigError,
-  configFromManifest,
   type EvalFlags,
   type EvalRunConfig,
   loadEnv,
@@ -14,6 +13,7 @@ import {
   type RunEvent,
   type RunOutcome,
   readRunManifest,
+  resumedConfig,
   resumeEvalRun,
   startEvalRun,
   TaskAppClient,
@@ -69,6 +69,13 @@ const parseFailUnder = (raw: string | undefined) => {
   if (raw === undefined) return Either.right(null)
   const n = Number(raw)
   return Number.isFinite(n) ? Either.right(n) : Either.left(usageError(`--fail-under: expected a number, got "${raw}"`))
+}
+
+const parseGraceMs = (raw: string | undefined) => {
+  const seconds = Number(raw ?? "10")
+  return Number.isFinite(seconds) && seconds >= 0
+    ? Either.right(seconds * 1000)
+    : Either.left(usageError(`--grace-seconds: expected a number of seconds ≥ 0, got "${raw}"`))
 }
 
 /** Checks the task app answers before hundreds of rollouts fail one by one. */
@@ -128,7 +135,7 @@ const installSignalHandlers = (control: RunControl, graceMs: number) => {
 export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<ExitCode> =>
   Effect.gen(function* () {
     const failUnder = yield* parseFailUnder(options.failUnder)
-    const graceMs = Number(options.graceSeconds ?? "10") * 1000
+    const graceMs = yield* parseGraceMs(options.graceSeconds)
     const flags = definedOnly({
       app_id: options.appId,
       url: options.url,
@@ -149,29 +156,30 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
         : null
     // job server mode: same config, run as a job on a server (src/backend/backendEval.ts)
     if (wantsBackend(options, loaded?.env ?? io.env)) return yield* backendEval({ loaded, failUnder, options, io })
-    const control = makeRunControl()
-    const display = new ProgressDisplay(io.stderr, io.stderr.isTTY === true && options.json !== true)
-    const uninstall = installSignalHandlers(control, graceMs)
+    const resume =
+      resumeDir === undefined
+        ? null
+        : yield* loadResumeSettings({ envFile: options.envFile, env: io.env, flags, configPath: options.config })
+    const runConfig =
+      loaded?.config ?? (yield* resumedConfig(yield* readRunManifest(resumeDir ?? ""), resumeDir ?? "", resume ?? {}))
+    const env = loaded?.env ?? (yield* loadEnv({ envFile: options.envFile, env: io.env }))
 
-    if (loaded !== null) {
-      const health = yield* preflight(loaded.config)
-      if (Either.isLeft(health)) {
-        const error = health.left
-        if (error.reason === "Unauthorized") {
-          io.stderr.write(`proctor eval: ${error.message}; set task_app_api_key or ENVIRONMENT_API_KEY\n`)
-          return ExitCode.Usage
-        }
-        if (error.reason === "Unreachable" || error.reason === "Timeout") {
-          io.stderr.write(
-            `proctor eval: the task app at ${loaded.config.task_app_url} is not answering: ${error.message}\n`,
-          )
-          return ExitCode.Failed
-        }
+    const health = yield* preflight(runConfig)
+    if (Either.isLeft(health)) {
+      const error = health.left
+      if (error.reason === "Unauthorized") {
+        io.stderr.write(`proctor eval: ${error.message}; set task_app_api_key or ENVIRONMENT_API_KEY\n`)
+        return ExitCode.Usage
+      }
+      if (error.reason === "Unreachable" || error.reason === "Timeout") {
+        io.stderr.write(`proctor eval: the task app at ${runConfig.task_app_url} is not answering: ${error.message}\n`)
+        return ExitCode.Failed
       }
     }
 
-    const env = loaded?.env ?? (yield* loadEnv({ envFile: options.envFile, env: io.env }))
-    const runConfig = loaded?.config ?? configFromManifest(yield* readRunManifest(resumeDir ?? ""), undefined)
+    const control = makeRunControl()
+    const display = new ProgressDisplay(io.stderr, io.stderr.isTTY === true && options.json !== true)
+    const uninstall = installSignalHandlers(control, graceMs)
     const outcome: RunOutcome = yield* Effect.scoped(
       Effect.gen(function* () {
         const interception = yield* embeddedInterception(runConfig, env, {
@@ -192,9 +200,7 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
                 events,
                 interception,
               })
-            : Effect.flatMap(loadResumeSettings({ envFile: options.envFile, env: io.env, flags }), (settings) =>
-                resumeEvalRun({ runDir: resumeDir, ...settings, control, events, interception }),
-              ),
+            : resumeEvalRun({ runDir: resumeDir, ...resume, control, events, interception }),
         )
       }),
     ).pipe(Effect.ensuring(Effect.sync(uninstall)))

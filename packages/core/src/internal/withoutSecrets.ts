@@ -1,17 +1,48 @@
-const SECRET_KEY = /(^|[_-])(api[_-]?keys?|keys?|token|secrets?|passwords?|authorization|credentials?)$/i
+const SECRET_KEY = /(^|[_-])(api[_-]?keys?|token|secrets?|passwords?|authorization|credentials?)$/i
 
-/**
- * A copy of a config table without the values of secret-looking keys (`api_key`, `token`, …), at any
- * depth. They are dropped, not masked: nothing downstream should mistake a placeholder for a key.
- */
-export const withoutSecrets = (table: Readonly<Record<string, unknown>>): Record<string, unknown> => {
-  const out: Record<string, unknown> = {}
+type Table = Readonly<Record<string, unknown>>
+
+const isTable = (value: unknown): value is Table => typeof value === "object" && value !== null && !Array.isArray(value)
+
+export interface SplitTable {
+  readonly rest: Record<string, unknown>
+  /** The secret-looking entries, nested as they were. */
+  readonly secrets: Record<string, unknown>
+  /** Their key paths under `prefix`, e.g. `policy_config.api_key`. */
+  readonly paths: ReadonlyArray<string>
+}
+
+/** Separates the values of secret-looking keys (`api_key`, `token`, …), at any depth, from the rest. */
+export const splitSecrets = (table: Table, prefix: string): SplitTable => {
+  const rest: Record<string, unknown> = {}
+  const secrets: Record<string, unknown> = {}
+  const paths: Array<string> = []
   for (const [key, value] of Object.entries(table)) {
-    if (SECRET_KEY.test(key)) continue
-    out[key] =
-      typeof value === "object" && value !== null && !Array.isArray(value)
-        ? withoutSecrets(value as Record<string, unknown>)
-        : value
+    const path = `${prefix}.${key}`
+    if (SECRET_KEY.test(key)) {
+      secrets[key] = value
+      paths.push(path)
+    } else if (isTable(value)) {
+      const inner = splitSecrets(value, path)
+      rest[key] = inner.rest
+      if (inner.paths.length > 0) secrets[key] = inner.secrets
+      paths.push(...inner.paths)
+    } else {
+      rest[key] = value
+    }
+  }
+  return { rest, secrets, paths }
+}
+
+/** A copy without secret-looking values: dropped, not masked, so no placeholder is mistaken for a key. */
+export const withoutSecrets = (table: Table): Record<string, unknown> => splitSecrets(table, "").rest
+
+/** Lays secrets split off earlier back over a table. */
+export const withSecrets = (table: Table, secrets: Table): Record<string, unknown> => {
+  const out: Record<string, unknown> = { ...table }
+  for (const [key, value] of Object.entries(secrets)) {
+    const current = out[key]
+    out[key] = isTable(value) && isTable(current) ? withSecrets(current, value) : value
   }
   return out
 }

@@ -13,8 +13,11 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("Invali
   message: Schema.String,
   issues: Schema.Array(FieldIssue),
 }) {
-  static readonly field = (field: string, message: string, reason: "InvalidField" | "HostNotAllowed" = "InvalidField") =>
-    new InvalidRequest({ reason, field, message: `${field}: ${message}`, issues: [{ field, message }] })
+  static readonly field = (
+    field: string,
+    message: string,
+    reason: "InvalidField" | "HostNotAllowed" = "InvalidField",
+  ) => new InvalidRequest({ reason, field, message: `${field}: ${message}`, issues: [{ field, message }] })
 }
 
 /** No API key, or one the server does not know (or has revoked). */

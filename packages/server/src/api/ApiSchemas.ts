@@ -79,7 +79,9 @@ export const JobListQuery = Schema.Struct({
   status: Schema.optional(StatusList),
   limit: Schema.optional(
     Schema.NumberFromString.pipe(
-      Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 100, { message: () => "expected an integer from 1 to 100" }),
+      Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 100, {
+        message: () => "expected an integer from 1 to 100",
+      }),
     ),
   ),
   cursor: Schema.optional(Schema.String.pipe(Schema.maxLength(512))),

@@ -19,7 +19,8 @@ const depthWithin = (value: unknown, max: number): boolean => {
     const [node, depth] = stack.pop()!
     if (typeof node !== "object" || node === null) continue
     if (depth > max) return false
-    for (const child of Object.values(node)) if (typeof child === "object" && child !== null) stack.push([child, depth + 1])
+    for (const child of Object.values(node))
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1])
   }
   return true
 }
@@ -162,7 +163,11 @@ export const decodeJobRequest = (body: unknown, limits: RequestLimits): Either.E
   const url = new URL(request.task_app_url)
   if (limits.allowedTaskAppHosts !== null && !hostAllowed(url, limits.allowedTaskAppHosts)) {
     return Either.left(
-      InvalidRequest.field("task_app_url", `host ${url.host} is not in this server's task-app allow-list`, "HostNotAllowed"),
+      InvalidRequest.field(
+        "task_app_url",
+        `host ${url.host} is not in this server's task-app allow-list`,
+        "HostNotAllowed",
+      ),
     )
   }
 

@@ -9,7 +9,10 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i
 /** `Authorization: Bearer pk_…` → the key's record, after taking a token from the key's rate-limit bucket. */
 export const authenticate = Effect.fn("Api.authenticate")(function* (authorization: string | undefined) {
   if (authorization === undefined || authorization.trim() === "") {
-    return yield* new Unauthorized({ reason: "MissingKey", message: "an API key is required: Authorization: Bearer KEY" })
+    return yield* new Unauthorized({
+      reason: "MissingKey",
+      message: "an API key is required: Authorization: Bearer KEY",
+    })
   }
   const key = BEARER.exec(authorization)?.[1]
   // Well-formedness is checked first so garbage never reaches the database.

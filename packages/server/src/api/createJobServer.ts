@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net"
+import { Interceptor, Pricing, type PricingOverrides } from "@proctor/core"
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Redacted } from "effect"
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from "fastify"
 import { JobManager, type JobManagerOptions } from "../jobs/JobManager.js"
@@ -6,6 +7,7 @@ import { JobStore } from "../jobs/JobStore.js"
 import { SecretBox } from "../jobs/SecretBox.js"
 import { ServerMetrics } from "../jobs/ServerMetrics.js"
 import { errorBody } from "./httpError.js"
+import { INTERCEPTOR_PREFIX, registerInterceptorRoutes } from "./interceptorRoutes.js"
 import type { RequestLimits } from "./JobCreateRequest.js"
 import { type ApiRuntime, registerJobRoutes } from "./jobRoutes.js"
 import { buildOpenApi } from "./openapi.js"
@@ -39,9 +41,15 @@ export interface JobServerOptions extends Omit<JobManagerOptions, "solverFor"> {
   readonly logger?: FastifyServerOptions["logger"] | undefined
   readonly solverFor?: JobManagerOptions["solverFor"]
   /**
-   * Registers more routes on the same server before it listens. INTERCEPTOR INTEGRATION POINT: the inference
-   * interceptor's routes are mounted here so every job's model calls go through this server.
+   * Route every job's model calls through the inference interceptor mounted on this server (default true):
+   * jobs whose policy names an `inference_url` get tokens, cost and traces measured on the wire.
    */
+  readonly intercept?: boolean | undefined
+  /** The interceptor's URL as task apps see it; default `{server url}/interceptor`. */
+  readonly interceptorPublicUrl?: string | undefined
+  /** Overrides or additions to core's price table, for the interceptor's cost. */
+  readonly pricingOverrides?: PricingOverrides | undefined
+  /** Registers more routes on the same server before it listens. */
   readonly mount?: ((app: FastifyInstance) => void | Promise<void>) | undefined
 }
 
@@ -75,14 +83,30 @@ export const jobServerLayer = (options: JobServerOptions) => {
     options.secretKey === undefined
       ? SecretBox.layerConfig(options.dataDir)
       : SecretBox.layer({ secretKey: Redacted.make(options.secretKey), dataDir: options.dataDir })
-  const base = Layer.mergeAll(store, box, ServerMetrics.layer)
+  const pricing = Pricing.make(options.pricingOverrides ?? [])
+  const interceptor = Layer.scoped(
+    Interceptor,
+    Effect.flatMap(ServerMetrics, (metrics) =>
+      Interceptor.make({ priceCall: pricing.costOf, onCall: (call) => metrics.modelCalls([call]) }),
+    ),
+  )
+  const metrics = ServerMetrics.layer
+  const base =
+    options.intercept === false
+      ? Layer.mergeAll(store, box, metrics)
+      : Layer.mergeAll(store, box, metrics, interceptor.pipe(Layer.provide(metrics)))
   const rateLimit = options.rateLimit === false ? null : (options.rateLimit ?? defaultRateLimit)
   return Layer.mergeAll(JobManager.layer(options), RateLimiter.layer(rateLimit)).pipe(Layer.provideMerge(base))
 }
 
 const describeBuildFailure = (cause: Cause.Cause<unknown>) => {
   const failure = Cause.failureOption(cause)
-  if (failure._tag === "Some" && typeof failure.value === "object" && failure.value !== null && "message" in failure.value) {
+  if (
+    failure._tag === "Some" &&
+    typeof failure.value === "object" &&
+    failure.value !== null &&
+    "message" in failure.value
+  ) {
     return String((failure.value as { message: unknown }).message)
   }
   return Cause.pretty(cause)
@@ -94,12 +118,16 @@ const describeBuildFailure = (cause: Cause.Cause<unknown>) => {
  * running are resumed before it listens.
  */
 export const createJobServer = async (options: JobServerOptions): Promise<JobServer> => {
-  const runtime: ApiRuntime = ManagedRuntime.make(jobServerLayer(options))
-  const resumed = await runtime.runPromiseExit(Effect.flatMap(JobManager, (manager) => manager.resumeAll))
-  if (Exit.isFailure(resumed)) {
+  const runtime = ManagedRuntime.make(jobServerLayer(options))
+  // Builds every layer (opens and migrates the database, reads the secret key) before anything listens.
+  const started = await runtime.runPromiseExit(
+    Effect.all([Effect.flatMap(JobStore, (store) => store.ping), Effect.serviceOption(Interceptor)]),
+  )
+  if (Exit.isFailure(started)) {
     await runtime.dispose()
-    throw new Error(`the job server cannot start: ${describeBuildFailure(resumed.cause)}`)
+    throw new Error(`the job server cannot start: ${describeBuildFailure(started.cause)}`)
   }
+  const interceptor = started.value[1]
 
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES
   const limits: RequestLimits = {
@@ -107,7 +135,8 @@ export const createJobServer = async (options: JobServerOptions): Promise<JobSer
     maxConcurrency: options.maxConcurrency ?? 256,
     allowedTaskAppHosts: options.allowedTaskAppHosts ?? null,
   }
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit })
+  // Hijacked responses (event streams, streamed model calls) must not hold a closing server open.
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit, forceCloseConnections: true })
   const streams = new Set<() => void>()
   let openApi: Record<string, unknown> | null = null
 
@@ -121,7 +150,9 @@ export const createJobServer = async (options: JobServerOptions): Promise<JobSer
         .send(errorBody("payload_too_large", `body: larger than ${bodyLimit} bytes`, { field: "body" }))
     }
     if (JSON_BODY_ERRORS.has(error.code)) {
-      return reply.code(400).send(errorBody("invalid_json", `body: not valid JSON (${error.message})`, { field: "body" }))
+      return reply
+        .code(400)
+        .send(errorBody("invalid_json", `body: not valid JSON (${error.message})`, { field: "body" }))
     }
     if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
       return reply
@@ -144,7 +175,7 @@ export const createJobServer = async (options: JobServerOptions): Promise<JobSer
     await runtime.dispose()
   })
 
-  await registerJobRoutes(app, runtime, {
+  await registerJobRoutes(app, runtime as ApiRuntime, {
     limits,
     streams,
     openApi: () => {
@@ -152,6 +183,7 @@ export const createJobServer = async (options: JobServerOptions): Promise<JobSer
       return openApi
     },
   })
+  if (interceptor._tag === "Some") await registerInterceptorRoutes(app, interceptor.value)
   if (options.mount !== undefined) await options.mount(app)
 
   try {
@@ -161,6 +193,14 @@ export const createJobServer = async (options: JobServerOptions): Promise<JobSer
     throw error
   }
   const url = urlOf(app.server.address() as AddressInfo)
+  // Jobs are resumed only now: an intercepted rollout needs the interceptor's public URL, known once listening.
+  if (interceptor._tag === "Some")
+    interceptor.value.setBaseUrl(options.interceptorPublicUrl ?? `${url}${INTERCEPTOR_PREFIX}`)
+  const resumed = await runtime.runPromiseExit(Effect.flatMap(JobManager, (manager) => manager.resumeAll))
+  if (Exit.isFailure(resumed)) {
+    await app.close()
+    throw new Error(`the job server cannot resume its jobs: ${describeBuildFailure(resumed.cause)}`)
+  }
 
   let closing: Promise<void> | null = null
   const close = () => {

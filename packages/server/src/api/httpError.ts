@@ -1,9 +1,17 @@
 import type { JobRejected } from "../jobs/JobRejected.js"
 import type { JobStoreError } from "../jobs/JobStoreError.js"
+import type { SecretBoxError } from "../jobs/SecretBox.js"
 import type { InvalidRequest, JobNotFound, RateLimited, Unauthorized } from "./ApiErrors.js"
 import type { ErrorResponse } from "./ApiSchemas.js"
 
-export type ApiFailure = InvalidRequest | Unauthorized | JobNotFound | RateLimited | JobRejected | JobStoreError
+export type ApiFailure =
+  | InvalidRequest
+  | Unauthorized
+  | JobNotFound
+  | RateLimited
+  | JobRejected
+  | JobStoreError
+  | SecretBoxError
 
 export interface HttpError {
   readonly status: number
@@ -11,7 +19,11 @@ export interface HttpError {
   readonly headers: Readonly<Record<string, string>>
 }
 
-export const errorBody = (code: string, message: string, extra: Partial<ErrorResponse["error"]> = {}): ErrorResponse => ({
+export const errorBody = (
+  code: string,
+  message: string,
+  extra: Partial<ErrorResponse["error"]> = {},
+): ErrorResponse => ({
   error: { code, message, ...extra },
 })
 
@@ -48,5 +60,11 @@ export const httpErrorOf = (error: ApiFailure): HttpError => {
     case "JobStoreError":
       // The database's own message stays in the server log: it can name tables and hosts.
       return { status: 503, body: errorBody("store_unavailable", "the job database is unavailable"), headers: {} }
+    case "SecretBoxError":
+      return {
+        status: 503,
+        body: errorBody("secrets_unavailable", "the server's secret key is unavailable"),
+        headers: {},
+      }
   }
 }

@@ -4,20 +4,22 @@ import type { ApiKeyRecord } from "../jobs/ApiKey.js"
 import { JobManager } from "../jobs/JobManager.js"
 import type { JobStatus } from "../jobs/JobStatus.js"
 import { emptyStats, type JobRecord, JobStore, type JobStoreService } from "../jobs/JobStore.js"
+import type { JobStoreError } from "../jobs/JobStoreError.js"
 import { statusView, summaryView } from "../jobs/JobView.js"
+import type { SecretBoxError } from "../jobs/SecretBox.js"
 import { ServerMetrics } from "../jobs/ServerMetrics.js"
 import { InvalidRequest } from "./ApiErrors.js"
 import { JobListQuery, ResultsQuery } from "./ApiSchemas.js"
 import { authenticate, jobFor } from "./authenticate.js"
 import { type ApiFailure, errorBody, httpErrorOf } from "./httpError.js"
-import { decodeJobRequest, type RequestLimits } from "./JobCreateRequest.js"
 import { jsonlBody, jsonResultsBody, pagesOf, tracesZipBody } from "./internal/bodies.js"
 import { issuesOf } from "./internal/issues.js"
+import { decodeJobRequest, type RequestLimits } from "./JobCreateRequest.js"
 import type { RateLimiter } from "./RateLimiter.js"
 import { streamJobEvents } from "./sse.js"
 
 export type ApiServices = JobStore | JobManager | RateLimiter | ServerMetrics
-export type ApiRuntime = ManagedRuntime.ManagedRuntime<ApiServices, unknown>
+export type ApiRuntime = ManagedRuntime.ManagedRuntime<ApiServices, JobStoreError | SecretBoxError>
 
 export interface JobRoutesOptions {
   readonly limits: RequestLimits
@@ -39,16 +41,19 @@ export const sendFailure = (reply: FastifyReply, log: FastifyBaseLogger, cause: 
 }
 
 const decodeQuery = <A, I>(schema: Schema.Schema<A, I>, query: unknown) =>
-  Either.mapLeft(Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "ignore" })(query ?? {}), (error) => {
-    const issues = issuesOf(error)
-    const first = issues[0] ?? { field: "query", message: "is invalid" }
-    return new InvalidRequest({
-      reason: "InvalidField",
-      field: first.field,
-      message: issues.map((i) => `${i.field}: ${i.message}`).join("; "),
-      issues,
-    })
-  })
+  Either.mapLeft(
+    Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "ignore" })(query ?? {}),
+    (error) => {
+      const issues = issuesOf(error)
+      const first = issues[0] ?? { field: "query", message: "is invalid" }
+      return new InvalidRequest({
+        reason: "InvalidField",
+        field: first.field,
+        message: issues.map((i) => `${i.field}: ${i.message}`).join("; "),
+        issues,
+      })
+    },
+  )
 
 /** Opaque to clients: the (created_at, id) of the last job of a page. */
 const encodeCursor = (job: JobRecord) => Buffer.from(JSON.stringify([job.createdAt, job.id])).toString("base64url")
@@ -69,7 +74,9 @@ const statsOf = (store: JobStoreService, job: JobRecord) =>
 
 /** `?format=` decides; without it, an Accept header asking for NDJSON / JSON Lines does. */
 const wantsJsonl = (request: FastifyRequest, format: "json" | "jsonl" | undefined) =>
-  format !== undefined ? format === "jsonl" : /application\/(x-ndjson|jsonl|x-jsonlines)/.test(request.headers.accept ?? "")
+  format !== undefined
+    ? format === "jsonl"
+    : /application\/(x-ndjson|jsonl|x-jsonlines)/.test(request.headers.accept ?? "")
 
 /**
  * The eval job API. Each route only decodes, runs one Effect on the server's runtime and sends what it returns:

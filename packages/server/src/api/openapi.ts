@@ -23,8 +23,8 @@ export const buildOpenApi = (options: { readonly version: string }): JsonObject 
   const components: Record<string, unknown> = {}
   const rewrite = (value: unknown): unknown =>
     JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'))
-  const ref = (name: string, schema: Schema.Schema<any, any, never>, patch: JsonObject = {}) => {
-    const { $schema: _draft, $defs, ...rest } = JSONSchema.make(schema) as JsonObject
+  const ref = (name: string, schema: Schema.Schema.AnyNoContext, patch: JsonObject = {}) => {
+    const { $schema: _draft, $defs, ...rest } = JSONSchema.make(schema) as unknown as JsonObject
     for (const [key, value] of Object.entries(($defs ?? {}) as JsonObject)) components[key] = rewrite(value)
     components[name] = { ...(rewrite(rest) as JsonObject), ...patch }
     return { $ref: `#/components/schemas/${name}` }
@@ -76,7 +76,12 @@ export const buildOpenApi = (options: { readonly version: string }): JsonObject 
               description: `one or more of ${JobStatus.literals.join(", ")}, comma-separated`,
             },
             { name: "limit", in: "query", schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
-            { name: "cursor", in: "query", schema: { type: "string" }, description: "next_cursor of the previous page" },
+            {
+              name: "cursor",
+              in: "query",
+              schema: { type: "string" },
+              description: "next_cursor of the previous page",
+            },
           ],
           responses: {
             "200": { description: "a page of jobs", content: json(ref("JobListResponse", JobListResponse)) },
@@ -140,14 +145,18 @@ export const buildOpenApi = (options: { readonly version: string }): JsonObject 
           security,
           parameters: [jobId],
           responses: {
-            "200": { description: "the job after cancelling", content: json(ref("JobStatusResponse", JobStatusResponse)) },
+            "200": {
+              description: "the job after cancelling",
+              content: json(ref("JobStatusResponse", JobStatusResponse)),
+            },
             ...errors(400, 401, 404, 429),
           },
         },
       },
       "/api/eval/jobs/{id}/events": {
         get: {
-          summary: "Server-sent events: a status snapshot, each finished rollout, and the job's end (replayed when it has ended)",
+          summary:
+            "Server-sent events: a status snapshot, each finished rollout, and the job's end (replayed when it has ended)",
           security,
           parameters: [jobId],
           responses: {
@@ -177,7 +186,9 @@ export const buildOpenApi = (options: { readonly version: string }): JsonObject 
       "/metrics": {
         get: {
           summary: "Prometheus metrics",
-          responses: { "200": { description: "text exposition format", content: { "text/plain": { schema: { type: "string" } } } } },
+          responses: {
+            "200": { description: "text exposition format", content: { "text/plain": { schema: { type: "string" } } } },
+          },
         },
       },
     },

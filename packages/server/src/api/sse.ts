@@ -26,8 +26,7 @@ export const streamJobEvents = (jobId: string, raw: ServerResponse) =>
       const store = yield* JobStore
       const write = writeTo(raw)
       let id = 0
-      const send = (event: JobEvent) =>
-        write(`id: ${++id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
+      const send = (event: JobEvent) => write(`id: ${++id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
 
       // Subscribed before reading the database: an end that happens in between is in the queue or in the row.
       const subscription = yield* manager.subscribe(jobId)

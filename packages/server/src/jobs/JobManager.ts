@@ -3,12 +3,17 @@ import {
   type BackoffPolicy,
   type EvalResult,
   type EvalRunConfig,
+  Interceptor,
+  type InterceptorService,
+  interceptedSolver,
   makeRunControl,
+  policyUpstream,
+  ResultStore,
   type RunControl,
   type RunEvent,
   type RunSummary,
   runRollouts,
-  type Solver,
+  Solver,
   taskAppSolverLayer,
 } from "@proctor/core"
 import {
@@ -21,6 +26,7 @@ import {
   Fiber,
   FiberSet,
   Layer,
+  Option,
   PubSub,
   Queue,
   type Scope,
@@ -29,10 +35,10 @@ import type { ApiKeyRecord } from "./ApiKey.js"
 import { type JobSecrets, runConfigOf, secretsOf, storedConfigOf } from "./JobConfig.js"
 import type { JobEvent } from "./JobEvent.js"
 import { JobRejected } from "./JobRejected.js"
-import { isTerminal, type JobStatus } from "./JobStatus.js"
-import { emptyStats, JobStore, type JobRecord } from "./JobStore.js"
-import type { JobStoreError } from "./JobStoreError.js"
 import { JobResultStoreLayer } from "./JobResultStore.js"
+import { isTerminal, type JobStatus } from "./JobStatus.js"
+import { emptyStats, type JobRecord, JobStore } from "./JobStore.js"
+import type { JobStoreError } from "./JobStoreError.js"
 import { terminalEvent } from "./JobView.js"
 import { SecretBox } from "./SecretBox.js"
 import { ServerMetrics } from "./ServerMetrics.js"
@@ -51,14 +57,15 @@ export interface JobManagerOptions {
   /** How long a cancelled job's in-flight rollouts may take to finish before they are abandoned. Default 2 s. */
   readonly cancelGraceMs?: number | undefined
   readonly backoff?: BackoffPolicy | undefined
+  /** The solver each job runs on. Default: core's HTTP task-app solver for the job's config. */
+  readonly solverFor?:
+    | ((job: { readonly jobId: string; readonly config: EvalRunConfig }) => Layer.Layer<Solver>)
+    | undefined
   /**
-   * The solver each job runs on. Default: core's HTTP task-app solver for the job's config.
-   *
-   * INTERCEPTOR INTEGRATION POINT: the inference interceptor's solver decorator (open a correlation id before
-   * each rollout, point `inference_url` at the interceptor, close it and keep the model calls after) wraps the
-   * layer returned here; its model calls go to `JobStore.appendModelCalls` and `ServerMetrics.modelCalls`.
+   * Where the model key for intercepted calls comes from when the policy has no `api_key`
+   * (`PROCTOR_UPSTREAM_API_KEY`, `OPENAI_API_KEY`, …; see core's `policyUpstream`). Default `process.env`.
    */
-  readonly solverFor?: ((job: { readonly jobId: string; readonly config: EvalRunConfig }) => Layer.Layer<Solver>) | undefined
+  readonly upstreamEnv?: Readonly<Record<string, string | undefined>> | undefined
 }
 
 export interface JobManagerService {
@@ -99,6 +106,34 @@ const withoutTrace = (result: EvalResult) => {
   return row
 }
 
+/**
+ * With an `Interceptor` in context, every job whose policy names an `inference_url` has its model calls routed
+ * through it (core's `interceptedSolver`): tokens, cost and traces measured on the wire, each rollout's calls
+ * stored in `model_calls` before its result.
+ */
+const withInterception = (
+  base: Layer.Layer<Solver>,
+  interceptor: InterceptorService,
+  config: EvalRunConfig,
+  env: Readonly<Record<string, string | undefined>>,
+): Layer.Layer<Solver, never, ResultStore> => {
+  const upstream = policyUpstream(config, env)
+  if (upstream === null) return base
+  return Layer.effect(
+    Solver,
+    Effect.gen(function* () {
+      const solver = yield* Solver
+      const store = yield* ResultStore
+      // A store that cannot write is fatal for the run, as it is for results: nothing is silently lost.
+      return interceptedSolver(solver, {
+        interceptor,
+        upstream,
+        recordCalls: (calls) => Effect.orDie(store.appendModelCalls(calls)),
+      })
+    }),
+  ).pipe(Layer.provide(base))
+}
+
 /** How a run that finished on its own ends: `failed` when not one rollout succeeded, `completed` otherwise. */
 const verdict = (summary: RunSummary): { status: JobStatus; error: string | null } => {
   if (summary.completed > 0 && summary.ok === 0) {
@@ -119,8 +154,14 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
     const maxRunning = Math.max(1, options.maxRunningJobs ?? 4)
     const quota = Math.max(1, options.maxActiveJobsPerKey ?? 4)
     const cancelGraceMs = options.cancelGraceMs ?? 2_000
-    const solverFor = options.solverFor ?? ((job) => taskAppSolverLayer(job.config))
+    const interceptor = yield* Effect.serviceOption(Interceptor)
+    const upstreamEnv = options.upstreamEnv ?? process.env
     const storeLayer = Layer.succeed(JobStore, store)
+    const runLayer = (jobId: string, config: EvalRunConfig) => {
+      const base = options.solverFor?.({ jobId, config }) ?? taskAppSolverLayer(config)
+      const solver = Option.isSome(interceptor) ? withInterception(base, interceptor.value, config, upstreamEnv) : base
+      return solver.pipe(Layer.provideMerge(JobResultStoreLayer(jobId)), Layer.provide(storeLayer))
+    }
 
     const slots = yield* Effect.makeSemaphore(maxRunning)
     // Quota check and insert are one step, so two racing submissions cannot both squeeze under the quota.
@@ -249,9 +290,7 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
         )
         const exit = yield* Effect.exit(
           runRollouts({ runId: job.id, config, control, events: runEvents, backoff: options.backoff }).pipe(
-            Effect.provide(
-              Layer.merge(solverFor({ jobId: job.id, config }), JobResultStoreLayer(job.id).pipe(Layer.provide(storeLayer))),
-            ),
+            Effect.provide(runLayer(job.id, config)),
           ),
         )
         yield* Fiber.interrupt(forwarder)
@@ -290,14 +329,19 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
         live.set(id, job)
         yield* FiberSet.run(
           fibers,
-          slots.withPermits(1)(runJob(job)).pipe(
-            Effect.ensuring(
-              Effect.suspend(() => {
-                live.delete(id)
-                return Effect.zipRight(job.ended ? Effect.void : interrupted(job), Deferred.succeed(job.done, undefined))
-              }),
+          slots
+            .withPermits(1)(runJob(job))
+            .pipe(
+              Effect.ensuring(
+                Effect.suspend(() => {
+                  live.delete(id)
+                  return Effect.zipRight(
+                    job.ended ? Effect.void : interrupted(job),
+                    Deferred.succeed(job.done, undefined),
+                  )
+                }),
+              ),
             ),
-          ),
         )
       })
 
@@ -385,10 +429,10 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
             for (const job of live.values()) job.control?.cancelInFlight()
           }, graceMs)
           // Queued jobs return at once when they get a slot (draining), so every `done` completes.
-          yield* Effect.forEach(jobs, (job) => Deferred.await(job.done), { discard: true, concurrency: "unbounded" }).pipe(
-            Effect.timeout(Duration.millis(graceMs + 10_000)),
-            Effect.ignore,
-          )
+          yield* Effect.forEach(jobs, (job) => Deferred.await(job.done), {
+            discard: true,
+            concurrency: "unbounded",
+          }).pipe(Effect.timeout(Duration.millis(graceMs + 10_000)), Effect.ignore)
           clearTimeout(abandon)
         }),
 

@@ -18,6 +18,7 @@ export const makeJobResultStore = (store: JobStoreService, jobId: string): Resul
   location: null,
   completed: Effect.map(store.resultRows(jobId), parsed).pipe(Effect.mapError(storeError)),
   append: (result) => Effect.mapError(store.upsertResult(jobId, result), storeError),
+  appendModelCalls: (calls) => Effect.mapError(store.appendModelCalls(jobId, calls), storeError),
   saveSummary: (summary) => Effect.mapError(store.saveSummary(jobId, summary), storeError),
 })
 

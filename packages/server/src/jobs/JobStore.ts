@@ -6,10 +6,10 @@ import { SqliteClient } from "@effect/sql-sqlite-node"
 import type { EvalResult, ModelCall, RunSummary } from "@proctor/core"
 import { Context, Effect, Layer, Redacted } from "effect"
 import type { ApiKeyRecord } from "./ApiKey.js"
+import { MIGRATIONS_TABLE, migrations } from "./internal/migrations.js"
 import type { StoredJobConfig } from "./JobConfig.js"
 import type { JobStatus } from "./JobStatus.js"
 import { JobStoreError } from "./JobStoreError.js"
-import { MIGRATIONS_TABLE, migrations } from "./internal/migrations.js"
 
 export const DATABASE_FILE = "proctor.db"
 
@@ -67,7 +67,7 @@ export interface StoredRow extends RolloutCursor {
   readonly json: string
 }
 
-export interface JobListQuery {
+export interface JobListFilter {
   /** null lists every owner's jobs (an admin key). */
   readonly ownerKeyId: string | null
   readonly statuses: ReadonlyArray<JobStatus> | null
@@ -88,7 +88,7 @@ export interface JobStoreService {
 
   readonly insertJob: (job: NewJob) => Effect.Effect<void, JobStoreError>
   readonly getJob: (id: string) => Effect.Effect<JobRecord | null, JobStoreError>
-  readonly listJobs: (query: JobListQuery) => Effect.Effect<ReadonlyArray<JobRecord>, JobStoreError>
+  readonly listJobs: (query: JobListFilter) => Effect.Effect<ReadonlyArray<JobRecord>, JobStoreError>
   readonly countActiveJobs: (ownerKeyId: string) => Effect.Effect<number, JobStoreError>
   readonly countJobsByStatus: Effect.Effect<ReadonlyMap<string, number>, JobStoreError>
   /** Jobs a previous process left pending or running, oldest first. */
@@ -117,14 +117,13 @@ export interface JobStoreService {
     after: RolloutCursor | null,
     limit: number,
   ) => Effect.Effect<ReadonlyArray<StoredRow>, JobStoreError>
-  readonly resultStats: (jobIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, ResultStats>, JobStoreError>
+  readonly resultStats: (
+    jobIds: ReadonlyArray<string>,
+  ) => Effect.Effect<ReadonlyMap<string, ResultStats>, JobStoreError>
 
   /** The inference interceptor's records of a job's model calls (idempotent by call id). */
   readonly appendModelCalls: (jobId: string, calls: ReadonlyArray<ModelCall>) => Effect.Effect<void, JobStoreError>
-  readonly modelCallsOf: (
-    jobId: string,
-    key: RolloutCursor,
-  ) => Effect.Effect<ReadonlyArray<ModelCall>, JobStoreError>
+  readonly modelCallsOf: (jobId: string, key: RolloutCursor) => Effect.Effect<ReadonlyArray<ModelCall>, JobStoreError>
 }
 
 const unavailable = (what: string) => (error: SqlError.SqlError) =>
@@ -220,15 +219,18 @@ export const makeJobStore = Effect.gen(function* () {
   const ACTIVE = ["pending", "running"]
 
   const page = (table: "results" | "traces", column: "row_json" | "trace_json") =>
-    Effect.fn(`JobStore.${table}Page`)(function* (jobId: string, after: RolloutCursor | null, limit: number) {
-      const rows = yield* after === null
-        ? sql<PageRow>`SELECT seed, attempt, ${sql(column)} AS json FROM ${sql(table)}
+    Effect.fn(`JobStore.${table}Page`)(
+      function* (jobId: string, after: RolloutCursor | null, limit: number) {
+        const rows = yield* after === null
+          ? sql<PageRow>`SELECT seed, attempt, ${sql(column)} AS json FROM ${sql(table)}
             WHERE job_id = ${jobId} ORDER BY seed, attempt LIMIT ${limit}`
-        : sql<PageRow>`SELECT seed, attempt, ${sql(column)} AS json FROM ${sql(table)}
+          : sql<PageRow>`SELECT seed, attempt, ${sql(column)} AS json FROM ${sql(table)}
             WHERE job_id = ${jobId} AND (seed, attempt) > (${after.seed}, ${after.attempt})
             ORDER BY seed, attempt LIMIT ${limit}`
-      return pageOf(rows)
-    }, Effect.mapError(unavailable(`cannot read ${table}`)))
+        return pageOf(rows)
+      },
+      Effect.mapError(unavailable(`cannot read ${table}`)),
+    )
 
   const upsertRow = (jobId: string, result: EvalResult, rowJson: string) =>
     sql`INSERT INTO results (job_id, seed, attempt, status, score, tokens, cost_usd, row_json)

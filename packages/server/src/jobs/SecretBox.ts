@@ -49,9 +49,7 @@ const makeService = (key: Buffer): SecretBoxService => ({
         const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, IV_BYTES))
         decipher.setAAD(Buffer.from(context, "utf8"))
         decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES))
-        return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
-          "utf8",
-        )
+        return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8")
       },
       catch: () =>
         new SecretBoxError({
@@ -91,7 +89,8 @@ export interface SecretBoxOptions {
 /** Encrypts the secrets a job needs while it runs (the task-app key), so the database never holds them in clear. */
 export class SecretBox extends Context.Tag("@proctor/server/SecretBox")<SecretBox, SecretBoxService>() {
   static readonly make = (options: SecretBoxOptions): Effect.Effect<SecretBoxService, SecretBoxError> => {
-    if (options.secretKey !== undefined) return Effect.succeed(makeService(deriveKey(Redacted.value(options.secretKey))))
+    if (options.secretKey !== undefined)
+      return Effect.succeed(makeService(deriveKey(Redacted.value(options.secretKey))))
     if (options.dataDir !== undefined) return Effect.map(keyFromFile(options.dataDir), makeService)
     return Effect.fail(
       new SecretBoxError({

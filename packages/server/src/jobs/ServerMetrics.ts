@@ -60,11 +60,15 @@ export const makeServerMetrics = (): ServerMetricsService => {
     },
     render: (jobsByStatus) => {
       const lines: Array<string> = []
-      const metric = (name: string, type: string, help: string) => lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`)
+      const metric = (name: string, type: string, help: string) =>
+        lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`)
       metric("proctor_jobs", "gauge", "Eval jobs by status.")
       for (const status of jobStatuses) lines.push(`proctor_jobs{status="${status}"} ${jobsByStatus.get(status) ?? 0}`)
       metric("proctor_rollouts_total", "counter", "Rollouts finished by this process, by status.")
-      lines.push(`proctor_rollouts_total{status="ok"} ${rollouts.ok}`, `proctor_rollouts_total{status="error"} ${rollouts.error}`)
+      lines.push(
+        `proctor_rollouts_total{status="ok"} ${rollouts.ok}`,
+        `proctor_rollouts_total{status="error"} ${rollouts.error}`,
+      )
       metric("proctor_rollout_errors_total", "counter", "Errored rollouts by error kind.")
       for (const [kind, n] of errorsByKind) lines.push(`proctor_rollout_errors_total{kind="${escapeLabel(kind)}"} ${n}`)
       metric("proctor_rollout_retries_total", "counter", "Rollout retries after system errors.")
@@ -78,9 +82,9 @@ export const makeServerMetrics = (): ServerMetricsService => {
       metric("proctor_cost_usd_total", "counter", "Cost in USD reported by finished rollouts.")
       lines.push(`proctor_cost_usd_total ${costUsd}`)
       metric("proctor_rollout_latency_seconds", "histogram", "Latency of finished rollouts.")
-      LATENCY_BUCKETS_S.forEach((le, i) =>
-        lines.push(`proctor_rollout_latency_seconds_bucket{le="${le}"} ${buckets[i]}`),
-      )
+      LATENCY_BUCKETS_S.forEach((le, i) => {
+        lines.push(`proctor_rollout_latency_seconds_bucket{le="${le}"} ${buckets[i]}`)
+      })
       lines.push(
         `proctor_rollout_latency_seconds_bucket{le="+Inf"} ${latencyCount}`,
         `proctor_rollout_latency_seconds_sum ${latencySum}`,

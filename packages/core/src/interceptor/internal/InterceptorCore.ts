@@ -152,7 +152,7 @@ export class InterceptorCore implements Recorder {
         sendError(
           res,
           404,
-          `Unknown request URL: ${req.method ?? "?"} ${path.slice(cid!.length + 1) || "/"}`,
+          `Unknown request URL: ${req.method ?? "?"} ${path.startsWith(`/${cid}`) ? path.slice(cid!.length + 1) || "/" : path}`,
           "invalid_request_error",
           "unknown_url",
         )

@@ -95,6 +95,11 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
       const options = isRecord(streamOptions) ? streamOptions : {}
       upstreamBody = JSON.stringify({ ...parsed, stream_options: { ...options, include_usage: true } })
     }
+    if (this.res.destroyed) {
+      // The client left while its body was read: nobody would receive the answer, so none is asked for.
+      this.finish("cancelled", null, "client disconnected before the call started", EMPTY_SUMMARY)
+      return
+    }
     const { target, apiKey } = this.session
     target.dispatcher.dispatch(
       {

@@ -55,15 +55,18 @@ const passesThrough = (name: string): boolean =>
   name.startsWith("x-ratelimit-") ||
   name.startsWith("anthropic-ratelimit-")
 
+/** Headers that describe the body's bytes: true only when those bytes are forwarded unchanged. */
+const BODY_AS_IS = new Set(["content-length", "content-encoding"])
+
 /**
  * Upstream response headers the task app may act on: the content type, `retry-after` and rate-limit
  * budgets, request ids for support tickets. Hop-by-hop headers and cookies stay behind.
  */
-export const clientHeaders = (upstream: IncomingHttpHeaders, keepLength: boolean): OutgoingHttpHeaders => {
+export const clientHeaders = (upstream: IncomingHttpHeaders, bodyAsIs: boolean): OutgoingHttpHeaders => {
   const headers: OutgoingHttpHeaders = {}
   for (const name in upstream) {
     const value = upstream[name]
-    if (value !== undefined && (passesThrough(name) || (keepLength && name === "content-length"))) {
+    if (value !== undefined && (passesThrough(name) || (bodyAsIs && BODY_AS_IS.has(name)))) {
       headers[name] = value
     }
   }

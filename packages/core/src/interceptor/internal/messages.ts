@@ -71,7 +71,11 @@ class MessagesAssembler implements StreamAssembler {
     if (typeof event.index !== "number" || !isRecord(event.delta)) return
     const index = event.index
     const delta = event.delta
-    const block = this.blocks[index] ?? (this.blocks[index] = { type: "text", text: "" })
+    let block = this.blocks[index]
+    if (block === undefined) {
+      block = { type: "text", text: "" }
+      this.blocks[index] = block
+    }
     switch (delta.type) {
       case "text_delta":
         block.text = (typeof block.text === "string" ? block.text : "") + (stringOrNull(delta.text) ?? "")

@@ -27,7 +27,10 @@ export const jsonlBody = (pages: AsyncIterable<ReadonlyArray<StoredRow>>): Reada
   )
 
 /** `{...head, "results": [rows]}` written as it is read, so the JSON answer is flat in memory too. */
-export const jsonResultsBody = (head: Record<string, unknown>, pages: AsyncIterable<ReadonlyArray<StoredRow>>): Readable =>
+export const jsonResultsBody = (
+  head: Record<string, unknown>,
+  pages: AsyncIterable<ReadonlyArray<StoredRow>>,
+): Readable =>
   Readable.from(
     (async function* () {
       const prefix = JSON.stringify(head)

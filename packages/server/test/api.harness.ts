@@ -1,0 +1,167 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { createApiKey, createJobServer, createTaskApp, type JobServer, type JobServerOptions } from "../src/index.js"
+
+export const TASK_APP_KEY = "sk-task-app-secret-0123456789"
+
+export const tempDir = (prefix = "proctor-jobs-"): { readonly path: string; readonly remove: () => void } => {
+  const path = mkdtempSync(join(tmpdir(), prefix))
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) }
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+export const waitFor = async <A>(what: string, check: () => Promise<A | undefined> | A | undefined, timeoutMs = 20_000) => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await check()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await sleep(20)
+  }
+}
+
+export interface TaskAppCounters {
+  /** Rollouts the task app started, per seed. */
+  readonly started: Map<number, number>
+  /** Rollouts the task app answered (not aborted by a caller that went away), per seed. */
+  readonly completed: Map<number, number>
+}
+
+export interface TestTaskAppOptions {
+  /** Milliseconds each rollout takes. */
+  readonly delayMs?: number
+  /** Rollouts of seeds at or above this wait until `open()` (or until the caller goes away). */
+  readonly gateFrom?: number
+  /** Seeds whose rollouts fail with a 500 (system error, retried) — or 400 when `badRequest` lists them. */
+  readonly failSeeds?: ReadonlySet<number>
+  readonly score?: (seed: number) => number
+}
+
+/** A task app written with this package's SDK that counts what it is asked to do. */
+export const startTestTaskApp = async (options: TestTaskAppOptions = {}) => {
+  const counters: TaskAppCounters = { started: new Map(), completed: new Map() }
+  let openGate: () => void = () => {}
+  const gate = new Promise<void>((resolve) => {
+    openGate = resolve
+  })
+  const bump = (map: Map<number, number>, seed: number) => map.set(seed, (map.get(seed) ?? 0) + 1)
+  const app = createTaskApp({
+    appId: "counting",
+    name: "Counting",
+    taskset: { size: 1_000_000 },
+    apiKey: TASK_APP_KEY,
+    rollout: async (request, context) => {
+      const seed = request.env.seed ?? 0
+      bump(counters.started, seed)
+      const aborted = new Promise<void>((resolve) => context.signal.addEventListener("abort", () => resolve()))
+      if (options.gateFrom !== undefined && seed >= options.gateFrom) await Promise.race([gate, aborted])
+      if (options.delayMs !== undefined && options.delayMs > 0) {
+        await Promise.race([sleep(options.delayMs), aborted])
+      }
+      if (context.signal.aborted) throw new Error("caller went away")
+      if (options.failSeeds?.has(seed)) throw new Error(`seed ${seed} always fails`)
+      bump(counters.completed, seed)
+      const score = options.score?.(seed) ?? (seed % 2 === 0 ? 1 : 0)
+      return {
+        score,
+        steps: [{ obs: { seed }, reward: score, done: true, info: { usage: { total_tokens: 10 + seed } } }],
+        details: { tokens: 10 + seed, cost_usd: 0.001 },
+        trace: { schema_version: "3.0", event_history: [], metadata: { seed, session: request.run_id } },
+      }
+    },
+  })
+  const running = await app.listen()
+  return { ...running, counters, open: () => openGate() }
+}
+
+export interface TestServer {
+  readonly server: JobServer
+  readonly url: string
+  readonly dataDir: string
+  readonly userKey: string
+  readonly close: () => Promise<void>
+}
+
+/** A job server on a fresh data directory with one ordinary key. */
+export const startTestServer = async (options: Partial<JobServerOptions> = {}): Promise<TestServer> => {
+  const dir = options.dataDir === undefined ? tempDir() : null
+  const dataDir = options.dataDir ?? dir!.path
+  // Tests poll fast; rate limiting is tested on its own.
+  const server = await createJobServer({ dataDir, secretKey: "test-secret", rateLimit: false, ...options })
+  const user = await createApiKey({ dataDir, databaseUrl: options.databaseUrl, name: "user" })
+  return {
+    server,
+    url: server.url,
+    dataDir,
+    userKey: user.key,
+    close: async () => {
+      await server.close()
+      dir?.remove()
+    },
+  }
+}
+
+export interface ApiResponse<A = Record<string, unknown>> {
+  readonly status: number
+  readonly headers: Headers
+  readonly body: A
+}
+
+/** A client for the job API with one key. */
+export const apiClient = (baseUrl: string, key: string | null) => {
+  const headers = (extra: Record<string, string> = {}): Record<string, string> =>
+    key === null ? extra : { authorization: `Bearer ${key}`, ...extra }
+  const parse = async <A>(response: Response): Promise<ApiResponse<A>> => {
+    const text = await response.text()
+    let body: unknown = text
+    try {
+      body = JSON.parse(text)
+    } catch {
+      // not JSON: kept as text
+    }
+    return { status: response.status, headers: response.headers, body: body as A }
+  }
+  return {
+    get: async <A = Record<string, unknown>>(path: string, extra?: Record<string, string>) =>
+      parse<A>(await fetch(`${baseUrl}${path}`, { headers: headers(extra) })),
+    post: async <A = Record<string, unknown>>(path: string, body?: unknown, extra?: Record<string, string>) =>
+      parse<A>(
+        await fetch(`${baseUrl}${path}`, {
+          method: "POST",
+          headers: headers({ "content-type": "application/json", ...extra }),
+          body: body === undefined ? "{}" : typeof body === "string" ? body : JSON.stringify(body),
+        }),
+      ),
+    raw: (path: string, init: RequestInit = {}) =>
+      fetch(`${baseUrl}${path}`, { ...init, headers: { ...headers(), ...(init.headers as Record<string, string>) } }),
+  }
+}
+
+/** The body synth-ai's `EvalJob.submit` sends (DESIGN.md "Eval job API"). */
+export const synthJobBody = (taskAppUrl: string, seeds: ReadonlyArray<number>, extra: Record<string, unknown> = {}) => ({
+  task_app_url: taskAppUrl,
+  task_app_api_key: TASK_APP_KEY,
+  app_id: "counting",
+  env_name: "counting",
+  seeds,
+  policy: { model: "gpt-4o-mini", provider: "openai", temperature: 0, policy_name: "counting-policy" },
+  env_config: { difficulty: "easy" },
+  mode: "eval",
+  max_concurrent: 4,
+  timeout: 30,
+  ...extra,
+})
+
+export const TERMINAL = new Set(["completed", "failed", "cancelled"])
+
+export const waitForJob = (client: ReturnType<typeof apiClient>, jobId: string, timeoutMs = 30_000) =>
+  waitFor(
+    `job ${jobId} to end`,
+    async () => {
+      const { body } = await client.get(`/api/eval/jobs/${jobId}`)
+      return TERMINAL.has(body.status as string) ? body : undefined
+    },
+    timeoutMs,
+  )
