@@ -61,6 +61,9 @@ const cliBin = (): string => {
   return path
 }
 
+/** The local baseline's own price list, so the demo's summaries show cost. */
+const BASELINE_PRICING = fileURLToPath(new URL("../../baseline-model/pricing.json", import.meta.url))
+
 /** The model under evaluation: the local baseline, or an OpenAI-compatible one when OPENAI_API_KEY is set. */
 type ModelChoice =
   | { readonly kind: "baseline"; readonly name: string }
@@ -224,7 +227,17 @@ const main = async (): Promise<number> => {
       const child = children.spawn({
         name: `proctor eval ${app}`,
         script: cli,
-        args: ["eval", "--config", config, "--run-dir", runDir, "--output-json", outputJson],
+        args: [
+          "eval",
+          "--config",
+          config,
+          "--run-dir",
+          runDir,
+          "--output-json",
+          outputJson,
+          // The baseline has a price of its own so the demo shows cost; hosted models use the built-in table.
+          ...(model.kind === "baseline" ? ["--pricing", BASELINE_PRICING] : []),
+        ],
         env: { ...env, ENVIRONMENT_API_KEY: environmentApiKey },
         output: "inherit",
       })

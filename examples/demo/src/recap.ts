@@ -17,6 +17,8 @@ export interface SummaryView {
   }
   readonly errors_by_kind: Readonly<Record<string, number>>
   readonly duration_s: number
+  readonly tokens?: { readonly total: number | null }
+  readonly cost_usd?: { readonly total: number | null }
 }
 
 export interface EvalOutcome {
@@ -60,11 +62,19 @@ const errorsText = (summary: SummaryView): string => {
   return `${summary.errored} errors${detail}${missing}`
 }
 
+/** Tokens and cost as the interceptor measured them; "unpriced" rather than $0 when no price is known. */
+const usageText = (summary: SummaryView): string => {
+  const tokens = summary.tokens?.total
+  if (tokens === null || tokens === undefined) return ""
+  const cost = summary.cost_usd?.total
+  return ` · ${tokens.toLocaleString("en-US")} tokens · ${cost === null || cost === undefined ? "unpriced" : `$${Number(cost.toPrecision(3))}`}`
+}
+
 export interface RecapInput {
   readonly model: string
   readonly outcomes: ReadonlyArray<EvalOutcome>
   readonly totalSeconds: number
-  /** The model key travelled in policy_config, which run directories leave out. */
+  /** The model key travelled in policy_config, which run directories leave out (a resume needs it again). */
   readonly keyInPolicyConfig: boolean
 }
 
@@ -77,7 +87,9 @@ export const formatRecap = ({ model, outcomes, totalSeconds, keyInPolicyConfig }
     const body =
       o.summary === undefined
         ? status
-        : `${scoreText(o.summary)} · ${errorsText(o.summary)} · ${seconds(o.wallSeconds)}${status === "" ? "" : ` · ${status}`}`
+        : `${scoreText(o.summary)} · ${errorsText(o.summary)}${usageText(o.summary)} · ${seconds(o.wallSeconds)}${
+            status === "" ? "" : ` · ${status}`
+          }`
     out.push(`${pad(o.app)}${body}`, `${pad("")}${o.runDir}${existsSync(o.runDir) ? "" : " (not created)"}`)
   }
   out.push(`${pad("total")}${seconds(totalSeconds)}`, "")
@@ -85,15 +97,15 @@ export const formatRecap = ({ model, outcomes, totalSeconds, keyInPolicyConfig }
   if (dirs.length > 0) {
     out.push(
       "Inspect: each run directory holds config.json, results.jsonl (one line per rollout, written as it",
-      "finished), summary.json, and results.json (config, rows and summary).",
+      "finished), model_calls.jsonl (every model call: tokens, cost, latency), summary.json, and results.json.",
       "Resume: a run that stopped early continues where it left off once its task app and model answer again",
       "at the URLs in its config.json:",
       ...dirs.map((dir) => `  ENVIRONMENT_API_KEY=<the task app's key> pnpm proctor eval --resume ${dir}`),
     )
     if (keyInPolicyConfig) {
       out.push(
-        "Model keys are kept out of run directories and --resume cannot supply policy_config.api_key yet,",
-        "so a resumed run would call the model without a key.",
+        "Run directories keep no model key: give it back when resuming, in a private TOML holding",
+        '  [eval.policy_config] api_key = "…", with --config FILE next to --resume.',
       )
     }
   }

@@ -2,6 +2,8 @@ import { Command, CommanderError, Option } from "commander"
 import { Effect } from "effect"
 import { evalCommand } from "./commands/evalCommand.js"
 import { registerJobsCommands } from "./commands/jobsCommands.js"
+import { registerKeysCommands } from "./commands/keysCommands.js"
+import { registerServeCommand } from "./commands/serveCommand.js"
 import { taskAppCheckCommand } from "./commands/taskAppCheckCommand.js"
 import { ExitCode } from "./exitCodes.js"
 
@@ -61,10 +63,13 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
       exitCode = await Effect.runPromise(taskAppCheckCommand(url, options, io()))
     })
 
-  // job server commands (src/commands/jobs*.ts)
-  registerJobsCommands(program, io, (code) => {
+  // job server commands (src/commands/{jobs,keys,serve}*.ts)
+  const setExitCode = (code: ExitCode) => {
     exitCode = code
-  })
+  }
+  registerJobsCommands(program, io, setExitCode)
+  registerServeCommand(program, io, setExitCode)
+  registerKeysCommands(program, io, setExitCode)
 
   try {
     await program.parseAsync([...argv], { from: "user" })

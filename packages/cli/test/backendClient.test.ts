@@ -181,50 +181,52 @@ describe("JobsClient against the contract stub", () => {
     }),
   )
 
-  it.scopedLive("classifies failures: bad key, unknown job, a rejected field, a dead server, a 5xx, a non-JSON body", () =>
-    Effect.gen(function* () {
-      const server = yield* stub()
-      const badKey = yield* Effect.flip(
-        withClient(server, (client) => client.get("job_1"), { apiKey: Redacted.make("pk_wrong") }),
-      )
-      expect(badKey.reason).toBe("Unauthorized")
-      expect(badKey.status).toBe(401)
-      const unknown = yield* Effect.flip(withClient(server, (client) => client.get("job_404")))
-      expect(unknown.reason).toBe("NotFound")
-      const rejected = yield* Effect.flip(
-        withClient(server, (client) => client.submit(jobSubmission({ ...config, seeds: [] }))),
-      )
-      expect(rejected).toMatchObject({ reason: "BadRequest", status: 400, field: "seeds", code: "invalid_field" })
+  it.scopedLive(
+    "classifies failures: bad key, unknown job, a rejected field, a dead server, a 5xx, a non-JSON body",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* stub()
+        const badKey = yield* Effect.flip(
+          withClient(server, (client) => client.get("job_1"), { apiKey: Redacted.make("pk_wrong") }),
+        )
+        expect(badKey.reason).toBe("Unauthorized")
+        expect(badKey.status).toBe(401)
+        const unknown = yield* Effect.flip(withClient(server, (client) => client.get("job_404")))
+        expect(unknown.reason).toBe("NotFound")
+        const rejected = yield* Effect.flip(
+          withClient(server, (client) => client.submit(jobSubmission({ ...config, seeds: [] }))),
+        )
+        expect(rejected).toMatchObject({ reason: "BadRequest", status: 400, field: "seeds", code: "invalid_field" })
 
-      const closed = createServer()
-      yield* Effect.promise(() => new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve)))
-      const deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`
-      yield* Effect.promise(() => new Promise<void>((resolve) => closed.close(() => resolve())))
-      const dead = yield* Effect.flip(withClient({ ...server, url: deadUrl }, (client) => client.get("job_1")))
-      expect(dead.reason).toBe("Unreachable")
-      expect(dead.message).toContain(deadUrl)
+        const closed = createServer()
+        yield* Effect.promise(() => new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve)))
+        const deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`
+        yield* Effect.promise(() => new Promise<void>((resolve) => closed.close(() => resolve())))
+        const dead = yield* Effect.flip(withClient({ ...server, url: deadUrl }, (client) => client.get("job_1")))
+        expect(dead.reason).toBe("Unreachable")
+        expect(dead.message).toContain(deadUrl)
 
-      const broken = createServer((request, response) => {
-        if (request.url?.endsWith("/job_5xx")) {
-          response.writeHead(503, { "content-type": "application/json" })
-          response.end(JSON.stringify({ error: { code: "overloaded", message: "try later" } }))
-        } else {
-          response.writeHead(200, { "content-type": "application/json" })
-          response.end("<html>not json</html>")
-        }
-      })
-      yield* Effect.acquireRelease(
-        Effect.promise(() => new Promise<void>((resolve) => broken.listen(0, "127.0.0.1", resolve))),
-        () => Effect.promise(() => new Promise<void>((resolve) => broken.close(() => resolve()))),
-      )
-      const brokenUrl = `http://127.0.0.1:${(broken.address() as AddressInfo).port}`
-      const fiveHundred = yield* Effect.flip(
-        withClient({ ...server, url: brokenUrl }, (client) => client.get("job_5xx")),
-      )
-      expect(fiveHundred).toMatchObject({ reason: "Server", status: 503, message: "try later" })
-      const notJson = yield* Effect.flip(withClient({ ...server, url: brokenUrl }, (client) => client.get("job_1")))
-      expect(notJson.reason).toBe("Decode")
-    }),
+        const broken = createServer((request, response) => {
+          if (request.url?.endsWith("/job_5xx")) {
+            response.writeHead(503, { "content-type": "application/json" })
+            response.end(JSON.stringify({ error: { code: "overloaded", message: "try later" } }))
+          } else {
+            response.writeHead(200, { "content-type": "application/json" })
+            response.end("<html>not json</html>")
+          }
+        })
+        yield* Effect.acquireRelease(
+          Effect.promise(() => new Promise<void>((resolve) => broken.listen(0, "127.0.0.1", resolve))),
+          () => Effect.promise(() => new Promise<void>((resolve) => broken.close(() => resolve()))),
+        )
+        const brokenUrl = `http://127.0.0.1:${(broken.address() as AddressInfo).port}`
+        const fiveHundred = yield* Effect.flip(
+          withClient({ ...server, url: brokenUrl }, (client) => client.get("job_5xx")),
+        )
+        expect(fiveHundred).toMatchObject({ reason: "Server", status: 503, message: "try later" })
+        const notJson = yield* Effect.flip(withClient({ ...server, url: brokenUrl }, (client) => client.get("job_1")))
+        expect(notJson.reason).toBe("Decode")
+      }),
   )
 })
 

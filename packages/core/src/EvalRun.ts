@@ -92,7 +92,9 @@ export interface ResumeOptions extends Omit<EvalRunOptions, "config" | "runDir" 
   /** Secrets of the policy and env tables, likewise never written: given again (see `loadResumeSettings`). */
   readonly secrets?: RunSecrets | undefined
   /** Settings that may change between sessions of one run (they do not change what is measured). */
-  readonly overrides?: Partial<Pick<EvalRunConfig, "concurrency" | "max_retries" | "timeout_s">> | undefined
+  readonly overrides?:
+    | Partial<Pick<EvalRunConfig, "concurrency" | "max_retries" | "timeout_s" | "task_app_url">>
+    | undefined
 }
 
 export interface RunSecrets {

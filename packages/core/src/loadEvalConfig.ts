@@ -103,6 +103,8 @@ export const loadResumeSettings = Effect.fn("loadEvalConfig.resume")(function* (
       ...(flags.concurrency === undefined ? {} : { concurrency: flags.concurrency }),
       ...(flags.max_retries === undefined ? {} : { max_retries: flags.max_retries }),
       ...(flags.timeout === undefined ? {} : { timeout_s: flags.timeout }),
+      // Where the task app listens may change between sessions (a restarted app on a new port).
+      ...(flags.url === undefined ? {} : { task_app_url: flags.url }),
     },
   }
 })

@@ -60,74 +60,77 @@ export const backendEval = (input: BackendEvalInput): Effect.Effect<ExitCode, Co
     const { config } = loaded
     const planned = config.seeds.length * config.attempts
 
-    return yield* Effect.scoped(
-      Effect.gen(function* () {
-        const client = yield* JobsClient
-        const detach = yield* detachOnSignal
-        const submitted = yield* client.submit(jobSubmission(config))
-        const jobId = submitted.job_id
-        io.stderr.write(`submitted job ${jobId} to ${client.baseUrl} (${planned} rollouts)\n`)
-
-        const display = new ProgressDisplay(io.stderr, io.stderr.isTTY === true && options.json !== true)
-        const feed = new JobProgressFeed(display.onEvent, jobId, planned)
-        const outcome = yield* followJob(client, jobId, { onUpdate: feed.onUpdate, detach }).pipe(
-          Effect.ensuring(Effect.sync(() => display.stop())),
-        )
-        if (outcome._tag === "Detached") {
-          const backend = `--backend ${client.baseUrl}`
-          io.stderr.write(
-            `detached: job ${jobId} keeps running on the server\n` +
-              `  follow it:  proctor jobs watch ${jobId} ${backend}\n` +
-              `  cancel it:  proctor jobs cancel ${jobId} ${backend}\n`,
+    return yield* Effect.gen(function* () {
+      const client = yield* JobsClient
+      // Ctrl-C detaches only while submitting and following; afterwards it interrupts as usual.
+      const { jobId, outcome } = yield* Effect.scoped(
+        Effect.gen(function* () {
+          const detach = yield* detachOnSignal
+          const submitted = yield* client.submit(jobSubmission(config))
+          const jobId = submitted.job_id
+          io.stderr.write(`submitted job ${jobId} to ${client.baseUrl} (${planned} rollouts)\n`)
+          const display = new ProgressDisplay(io.stderr, io.stderr.isTTY === true && options.json !== true)
+          const feed = new JobProgressFeed(display.onEvent, jobId, planned)
+          const outcome = yield* followJob(client, jobId, { onUpdate: feed.onUpdate, detach }).pipe(
+            Effect.ensuring(Effect.sync(() => display.stop())),
           )
-          return ExitCode.Interrupted
-        }
-
-        const job = outcome.job
-        const succeeded = isSuccessState(job.status)
-        if (!succeeded) {
-          const why = jobErrorText(job.error)
-          io.stderr.write(`job ${jobId} ${job.status}${why === null ? "" : `: ${why}`}\n`)
-        }
-        const fetched = yield* Effect.either(
-          fetchJobResults(client, job, {
-            seeds: config.seeds,
-            attempts: config.attempts,
-            passThreshold: config.pass_threshold,
-          }),
+          return { jobId, outcome }
+        }),
+      )
+      if (outcome._tag === "Detached") {
+        const backend = `--backend ${client.baseUrl}`
+        io.stderr.write(
+          `detached: job ${jobId} keeps running on the server\n` +
+            `  follow it:  proctor jobs watch ${jobId} ${backend}\n` +
+            `  cancel it:  proctor jobs cancel ${jobId} ${backend}\n`,
         )
-        if (Either.isLeft(fetched)) {
-          if (succeeded) return yield* fetched.left
-          return ExitCode.Failed
-        }
-        const { results, summary, skipped } = fetched.right
-        if (skipped > 0) io.stderr.write(`warning: ${skipped} result rows from the server could not be read\n`)
+        return ExitCode.Interrupted
+      }
 
-        const tracesDir = loaded.tracesDir
-        if (tracesDir !== null) yield* downloadTraces(client, jobId, tracesDir, io.stderr)
-
-        yield* printJobResults({
-          jobId,
-          baseUrl: client.baseUrl,
-          status: job.status,
-          config: publicConfig(config),
-          results,
-          summary,
+      const job = outcome.job
+      const succeeded = isSuccessState(job.status)
+      if (!succeeded) {
+        const why = jobErrorText(job.error)
+        io.stderr.write(`job ${jobId} ${job.status}${why === null ? "" : `: ${why}`}\n`)
+      }
+      const fetched = yield* Effect.either(
+        fetchJobResults(client, job, {
+          seeds: config.seeds,
           attempts: config.attempts,
-          options,
-          io,
-          tracesDir,
-        })
+          passThreshold: config.pass_threshold,
+        }),
+      )
+      if (Either.isLeft(fetched)) {
+        if (succeeded) return yield* fetched.left
+        return ExitCode.Failed
+      }
+      const { results, summary, skipped } = fetched.right
+      if (skipped > 0) io.stderr.write(`warning: ${skipped} result rows from the server could not be read\n`)
 
-        if (!succeeded || !summary.is_valid) return ExitCode.Failed
-        const mean = summary.metrics.mean_score
-        if (input.failUnder !== null && (mean === null || mean < input.failUnder)) {
-          io.stderr.write(`mean score ${mean ?? "n/a"} is below --fail-under ${input.failUnder}\n`)
-          return ExitCode.Failed
-        }
-        return ExitCode.Ok
-      }),
-    ).pipe(
+      const tracesDir = loaded.tracesDir
+      if (tracesDir !== null) yield* downloadTraces(client, jobId, tracesDir, io.stderr)
+
+      yield* printJobResults({
+        jobId,
+        baseUrl: client.baseUrl,
+        status: job.status,
+        config: publicConfig(config),
+        results,
+        summary,
+        attempts: config.attempts,
+        options,
+        io,
+        tracesDir,
+      })
+
+      if (!succeeded || !summary.is_valid) return ExitCode.Failed
+      const mean = summary.metrics.mean_score
+      if (input.failUnder !== null && (mean === null || mean < input.failUnder)) {
+        io.stderr.write(`mean score ${mean ?? "n/a"} is below --fail-under ${input.failUnder}\n`)
+        return ExitCode.Failed
+      }
+      return ExitCode.Ok
+    }).pipe(
       Effect.provide(JobsClient.layer(settings)),
       Effect.catchTag("JobsClientError", (error) =>
         Effect.sync(() => {

@@ -1,0 +1,97 @@
+import type { Command } from "commander"
+import { Effect, Either } from "effect"
+import { ExitCode } from "../exitCodes.js"
+
+export interface ServeCommandOptions {
+  readonly dataDir?: string | undefined
+  readonly databaseUrl?: string | undefined
+  readonly host?: string | undefined
+  readonly port?: string | undefined
+  readonly graceSeconds?: string | undefined
+  readonly maxRunningJobs?: string | undefined
+}
+
+interface Io {
+  readonly stdout: NodeJS.WriteStream
+  readonly stderr: NodeJS.WriteStream
+  readonly env: Readonly<Record<string, string | undefined>>
+}
+
+/** Where `proctor serve` and `proctor keys` keep the job database unless told otherwise. */
+export const defaultDataDir = (env: Readonly<Record<string, string | undefined>>): string =>
+  env.PROCTOR_DATA_DIR ?? ".proctor"
+
+const intFlag = (flag: string, raw: string | undefined, min: number, max: number) => {
+  if (raw === undefined) return Either.right(undefined)
+  const n = Number(raw)
+  return Number.isInteger(n) && n >= min && n <= max
+    ? Either.right(n)
+    : Either.left(`${flag}: expected an integer from ${min} to ${max}, got "${raw}"`)
+}
+
+const nonNegativeFlag = (flag: string, raw: string) => {
+  const n = Number(raw)
+  return Number.isFinite(n) && n >= 0 ? Either.right(n) : Either.left(`${flag}: expected a number ≥ 0, got "${raw}"`)
+}
+
+/**
+ * `proctor serve`: the eval job server until SIGTERM / Ctrl-C, which drain it (in-flight rollouts finish
+ * within the grace period; unfinished jobs resume on the next start). The server package is loaded only
+ * here, so other commands do not pay for fastify and the SQL drivers at startup.
+ */
+export const serveCommand = (options: ServeCommandOptions, io: Io): Effect.Effect<ExitCode> =>
+  Effect.gen(function* () {
+    const flags = Either.all({
+      port: intFlag("--port", options.port, 0, 65_535),
+      maxRunningJobs: intFlag("--max-running-jobs", options.maxRunningJobs, 1, 10_000),
+      graceSeconds: nonNegativeFlag("--grace-seconds", options.graceSeconds ?? "30"),
+    })
+    if (Either.isLeft(flags)) {
+      io.stderr.write(`proctor serve: ${flags.left}\n`)
+      return ExitCode.Usage
+    }
+    const { port, maxRunningJobs, graceSeconds } = flags.right
+    const databaseUrl = options.databaseUrl ?? io.env.PROCTOR_DATABASE_URL
+    const dataDir = options.dataDir ?? defaultDataDir(io.env)
+    const server = yield* Effect.promise(() => import("@proctor/server"))
+    const started = yield* Effect.either(
+      Effect.tryPromise(() =>
+        server.serve({
+          dataDir,
+          databaseUrl,
+          host: options.host ?? "127.0.0.1",
+          port: port ?? 8000,
+          drainGraceMs: graceSeconds * 1000,
+          maxRunningJobs,
+        }),
+      ),
+    )
+    if (Either.isLeft(started)) {
+      const cause = started.left.error
+      io.stderr.write(`proctor serve: ${cause instanceof Error ? cause.message : String(cause)}\n`)
+      return ExitCode.Failed
+    }
+    const where = databaseUrl === undefined ? `data in ${dataDir}` : "data in PostgreSQL"
+    io.stdout.write(`proctor job server listening on ${started.right.url} (${where})\n`)
+    io.stdout.write(
+      `  API keys: proctor keys create --name NAME${databaseUrl === undefined ? ` --data-dir ${dataDir}` : ""}\n`,
+    )
+    yield* Effect.promise(() => started.right.closed)
+    return ExitCode.Ok
+  })
+
+/** Registers `proctor serve`; the action only parses and delegates. */
+export const registerServeCommand = (program: Command, io: () => Io, setExitCode: (code: ExitCode) => void): void => {
+  program
+    .command("serve")
+    .description("run the eval job server (synth-ai's job API plus proctor's)")
+    .option("--data-dir <dir>", "SQLite database and secret key directory (default PROCTOR_DATA_DIR or .proctor)")
+    .option("--database-url <url>", "PostgreSQL instead of SQLite (default PROCTOR_DATABASE_URL)")
+    .option("--host <host>", "interface to listen on", "127.0.0.1")
+    .option("--port <port>", "port to listen on (0: any free port)", "8000")
+    .option("--grace-seconds <s>", "how long in-flight rollouts may finish on shutdown", "30")
+    .option("--max-running-jobs <n>", "jobs running at once; the rest wait as pending")
+    .action(async (options: ServeCommandOptions) => {
+      setExitCode(await Effect.runPromise(serveCommand(options, io())))
+    })
+}
