@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto"
 import { join } from "node:path"
-import { Effect, Fiber, Layer, PubSub, Queue } from "effect"
+import { Effect, Layer, type PubSub } from "effect"
 import { ConfigError } from "./ConfigError.js"
 import type { EvalRunConfig } from "./EvalRunConfig.js"
 import { HttpTaskAppSolverLayer } from "./HttpTaskAppSolver.js"
@@ -19,6 +19,7 @@ import type { RunEvent } from "./RunEvents.js"
 import { type RunOutcome, runRollouts } from "./Runner.js"
 import { Solver } from "./Solver.js"
 import { TaskAppClient } from "./TaskAppClient.js"
+import { withRunEvents } from "./withRunEvents.js"
 
 export const makeRunId = (config: EvalRunConfig, now = new Date()): string => {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15)
@@ -166,24 +167,8 @@ export const runEval = (config: EvalRunConfig, options: RunEvalOptions = {}): Pr
     setTimeout(control.cancelInFlight, options.graceMs ?? 10_000).unref()
   }
   options.signal?.addEventListener("abort", onAbort, { once: true })
-  const program = Effect.gen(function* () {
-    const events = yield* PubSub.unbounded<RunEvent>()
-    const onEvent = options.onEvent
-    if (onEvent === undefined) return yield* startEvalRun({ config, runDir: options.runDir, control, events })
-    const subscription = yield* PubSub.subscribe(events)
-    const deliver = (batch: Iterable<RunEvent>) => Effect.sync(() => Array.from(batch).forEach(onEvent))
-    // Taken events are delivered even if the consumer is interrupted right after taking them.
-    const consumer = yield* Effect.fork(
-      Effect.forever(
-        Effect.uninterruptibleMask((restore) =>
-          Effect.flatMap(restore(Queue.takeBetween(subscription, 1, 4096)), deliver),
-        ),
-      ),
-    )
-    const outcome = yield* startEvalRun({ config, runDir: options.runDir, control, events })
-    yield* Fiber.interrupt(consumer)
-    yield* Effect.flatMap(Queue.takeAll(subscription), deliver)
-    return outcome
-  })
-  return Effect.runPromise(Effect.scoped(program)).finally(() => options.signal?.removeEventListener("abort", onAbort))
+  const start = (events?: PubSub.PubSub<RunEvent>) => startEvalRun({ config, runDir: options.runDir, control, events })
+  const onEvent = options.onEvent
+  const program = onEvent === undefined ? start() : withRunEvents(onEvent, start)
+  return Effect.runPromise(program).finally(() => options.signal?.removeEventListener("abort", onAbort))
 }

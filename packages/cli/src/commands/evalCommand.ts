@@ -10,7 +10,6 @@ import {
   makeRunControl,
   openJournal,
   type RunControl,
-  type RunEvent,
   type RunOutcome,
   readRunManifest,
   resumedConfig,
@@ -18,8 +17,9 @@ import {
   startEvalRun,
   TaskAppClient,
   TRACES_DIR,
+  withRunEvents,
 } from "@proctor/core"
-import { Effect, Either, Fiber, PubSub, Queue } from "effect"
+import { Effect, Either } from "effect"
 import { backendEval, wantsBackend } from "../backend/backendEval.js"
 import { ExitCode } from "../exitCodes.js"
 import { embeddedInterception } from "../interception.js"
@@ -85,33 +85,6 @@ const preflight = (config: EvalRunConfig) =>
       TaskAppClient.make({ baseUrl: config.task_app_url, apiKey: config.task_app_api_key, timeoutMs: 15_000 }),
       (client) => Effect.either(client.health()),
     ),
-  )
-
-/**
- * Consumes run events on a fiber of its own, in batches (a wake-up per event would cost the runner more
- * than the display is worth); whatever was published before the run ended is delivered before this returns.
- */
-const withEvents = <A, E>(
-  onEvent: (e: RunEvent) => void,
-  run: (events: PubSub.PubSub<RunEvent>) => Effect.Effect<A, E>,
-) =>
-  Effect.scoped(
-    Effect.gen(function* () {
-      const events = yield* PubSub.unbounded<RunEvent>()
-      const subscription = yield* PubSub.subscribe(events)
-      const deliver = (batch: Iterable<RunEvent>) => Effect.sync(() => Array.from(batch).forEach(onEvent))
-      const consumer = yield* Effect.fork(
-        Effect.forever(
-          Effect.uninterruptibleMask((restore) =>
-            Effect.flatMap(restore(Queue.takeBetween(subscription, 1, 4096)), deliver),
-          ).pipe(Effect.zipRight(Effect.sleep("50 millis"))),
-        ),
-      )
-      const result = yield* run(events)
-      yield* Fiber.interrupt(consumer)
-      yield* Effect.flatMap(Queue.takeAll(subscription), deliver)
-      return result
-    }),
   )
 
 /** First Ctrl-C: stop taking work, let in-flight rollouts finish for a grace period. Second: abandon them. */
@@ -191,7 +164,7 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
             `model calls traced through ${interception.interceptor.baseUrl()} → ${interception.upstream.baseUrl}\n`,
           )
         }
-        return yield* withEvents(display.onEvent, (events) =>
+        return yield* withRunEvents(display.onEvent, (events) =>
           resumeDir === undefined
             ? startEvalRun({
                 config: runConfig,

@@ -35,8 +35,7 @@ const nonNegativeFlag = (flag: string, raw: string) => {
 }
 
 /**
- * `proctor serve`: the eval job server until SIGTERM / Ctrl-C, which drain it (in-flight rollouts finish
- * within the grace period; unfinished jobs resume on the next start). The server package is loaded only
+ * `proctor serve`: the eval job server until SIGTERM / Ctrl-C, which drain it. The server package is loaded only
  * here, so other commands do not pay for fastify and the SQL drivers at startup.
  */
 export const serveCommand = (options: ServeCommandOptions, io: Io): Effect.Effect<ExitCode> =>
@@ -56,7 +55,7 @@ export const serveCommand = (options: ServeCommandOptions, io: Io): Effect.Effec
     const server = yield* Effect.promise(() => import("@proctor/server"))
     const started = yield* Effect.either(
       Effect.tryPromise(() =>
-        server.serve({
+        server.createJobServer({
           dataDir,
           databaseUrl,
           host: options.host ?? "127.0.0.1",
@@ -71,12 +70,32 @@ export const serveCommand = (options: ServeCommandOptions, io: Io): Effect.Effec
       io.stderr.write(`proctor serve: ${cause instanceof Error ? cause.message : String(cause)}\n`)
       return ExitCode.Failed
     }
+    const jobServer = started.right
     const where = databaseUrl === undefined ? `data in ${dataDir}` : "data in PostgreSQL"
-    io.stdout.write(`proctor job server listening on ${started.right.url} (${where})\n`)
+    io.stdout.write(`proctor job server listening on ${jobServer.url} (${where})\n`)
     io.stdout.write(
       `  API keys: proctor keys create --name NAME${databaseUrl === undefined ? ` --data-dir ${dataDir}` : ""}\n`,
     )
-    yield* Effect.promise(() => started.right.closed)
+    // The first signal drains (in-flight rollouts finish, unfinished jobs stay `running` and resume on the
+    // next start); a second one closes at once.
+    yield* Effect.async<void>((resume) => {
+      let draining = false
+      const onSignal = () => {
+        if (draining) {
+          void jobServer.close().finally(() => resume(Effect.void))
+          return
+        }
+        draining = true
+        io.stderr.write("draining: no new rollouts; in-flight ones may finish (signal again to stop at once)\n")
+        void jobServer.shutdown(graceSeconds * 1000).finally(() => resume(Effect.void))
+      }
+      process.on("SIGINT", onSignal)
+      process.on("SIGTERM", onSignal)
+      return Effect.sync(() => {
+        process.off("SIGINT", onSignal)
+        process.off("SIGTERM", onSignal)
+      })
+    })
     return ExitCode.Ok
   })
 
