@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { outcomeOf } from "./RolloutOutcome.js"
-import { buildRolloutRequest } from "./RolloutRequestBuilder.js"
+import { encodeRolloutRequest } from "./RolloutRequestBuilder.js"
 import { type FinalResult, Solver, type SolverService } from "./Solver.js"
 import { TaskAppClient } from "./TaskAppClient.js"
 
@@ -11,7 +11,7 @@ export const makeHttpTaskAppSolver = Effect.map(
     name: "task-app",
     enforcesTimeout: true,
     solve: (task) =>
-      Effect.map(client.rollout(buildRolloutRequest(task.config, task.key, task.rolloutId)), (response) => {
+      Effect.map(client.rollout(encodeRolloutRequest(task.config, task.key, task.rolloutId)), (response) => {
         const final: FinalResult = {
           _tag: "Final",
           ...outcomeOf(response),

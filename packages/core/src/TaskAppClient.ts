@@ -21,11 +21,13 @@ export interface TaskAppClientService {
   readonly info: () => Effect.Effect<unknown, TaskAppError>
   /** One seed → one object, several → a list, none → `{"taskset": …}`. */
   readonly taskInfo: (seeds: ReadonlyArray<number>) => Effect.Effect<unknown, TaskAppError>
-  readonly rollout: (request: RolloutRequest) => Effect.Effect<RolloutResponse, TaskAppError>
+  /** A rollout request, or its JSON already encoded (`encodeRolloutRequest`). */
+  readonly rollout: (request: RolloutRequest | string) => Effect.Effect<RolloutResponse, TaskAppError>
   /** A raw request, for contract checks that need to see exactly what the server answered. */
   readonly request: (
     method: "GET" | "POST",
     path: string,
+    /** `body` is sent as JSON; a string is taken as JSON already encoded. */
     options?: { readonly body?: unknown; readonly auth?: boolean },
   ) => Effect.Effect<RawResponse, TaskAppError>
   /** Aborts every request in flight: how a run is cancelled without a signal per request. */
@@ -137,7 +139,7 @@ const makeClient = (options: TaskAppClientOptions): TaskAppClientService => {
         method,
         path: prefix + path,
         headers: auth ? jsonHeaders : { accept: "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
       })
       .then(async (res) => {
         const cancel = deadlines.add(deadline, () =>
@@ -161,7 +163,7 @@ const makeClient = (options: TaskAppClientOptions): TaskAppClientService => {
     Effect.flatMap(request("GET", path), (raw) => classifyResponse(`GET ${path.split("?")[0]}`, raw))
 
   const rolloutEndpoint = "POST /rollout"
-  const rollout = (req: RolloutRequest): Effect.Effect<RolloutResponse, TaskAppError> =>
+  const rollout = (req: RolloutRequest | string): Effect.Effect<RolloutResponse, TaskAppError> =>
     Effect.flatMap(request("POST", "/rollout", { body: req }), (raw) =>
       Either.flatMap(classifyResponse(rolloutEndpoint, raw), (json) =>
         Either.mapLeft(

@@ -180,12 +180,11 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
     display.stop()
 
     const runDir = outcome.location ?? ""
-    const journal = yield* openJournal(runDir)
     const tracesDir = options.tracesDir ?? loaded?.tracesDir ?? null
     if (tracesDir !== null && existsSync(join(runDir, TRACES_DIR))) {
       cpSync(join(runDir, TRACES_DIR), tracesDir, { recursive: true })
     }
-    yield* printResults({ outcome, results: journal.results, config: runConfig, options, io, runDir, tracesDir })
+    yield* printResults({ outcome, journal: openJournal(runDir), config: runConfig, options, io, runDir, tracesDir })
 
     if (outcome.interrupted) {
       io.stderr.write(

@@ -2,12 +2,6 @@ import type { Command } from "commander"
 import { Effect } from "effect"
 import type { JobsIo } from "../backend/runJobsCommand.js"
 import type { ExitCode } from "../exitCodes.js"
-import { jobsCancelCommand } from "./jobsCancelCommand.js"
-import { jobsListCommand } from "./jobsListCommand.js"
-import { jobsResultsCommand } from "./jobsResultsCommand.js"
-import { jobsShowCommand } from "./jobsShowCommand.js"
-import { jobsTracesCommand } from "./jobsTracesCommand.js"
-import { jobsWatchCommand } from "./jobsWatchCommand.js"
 
 type Options = Record<string, string | boolean | undefined>
 
@@ -25,36 +19,47 @@ export const registerJobsCommands = (
   io: () => JobsIo,
   setExitCode: (code: ExitCode) => void,
 ): void => {
-  const run = async (effect: Effect.Effect<ExitCode>) => setExitCode(await Effect.runPromise(effect))
+  // Each command's module (and the job client's HTTP stack with it) loads only when that command runs.
+  const run = async (command: Promise<Effect.Effect<ExitCode>>) => setExitCode(await Effect.runPromise(await command))
   const jobs = program.command("jobs").description("eval jobs on a job server (proctor's or synth-ai's)")
 
   common(jobs.command("list").description("list jobs: id, status, created, progress, mean"))
     .option("--status <status>", "only jobs in this state (pending, running, completed, failed, cancelled)")
     .option("--limit <n>", "jobs per page")
     .option("--cursor <cursor>", "the page after this cursor (printed by the previous page)")
-    .action((options: Options) => run(jobsListCommand(options, io())))
+    .action((options: Options) => run(import("./jobsListCommand.js").then((m) => m.jobsListCommand(options, io()))))
 
   common(jobs.command("show").description("a job's status, config and results block"))
     .argument("<id>", "job id")
-    .action((id: string, options: Options) => run(jobsShowCommand(id, options, io())))
+    .action((id: string, options: Options) =>
+      run(import("./jobsShowCommand.js").then((m) => m.jobsShowCommand(id, options, io()))),
+    )
 
   common(jobs.command("watch").description("follow a job live; exit 0 when it completes, 1 when it fails"))
     .argument("<id>", "job id")
-    .action((id: string, options: Options) => run(jobsWatchCommand(id, options, io())))
+    .action((id: string, options: Options) =>
+      run(import("./jobsWatchCommand.js").then((m) => m.jobsWatchCommand(id, options, io()))),
+    )
 
   common(jobs.command("results").description("a job's results table and summary, or its output files"))
     .argument("<id>", "job id")
     .option("--output-json <path>", "write config, results and summary JSON here")
     .option("--output-txt <path>", "write the config and results table here")
     .option("--jsonl", "stream the result rows to stdout as JSON lines")
-    .action((id: string, options: Options) => run(jobsResultsCommand(id, options, io())))
+    .action((id: string, options: Options) =>
+      run(import("./jobsResultsCommand.js").then((m) => m.jobsResultsCommand(id, options, io()))),
+    )
 
   common(jobs.command("traces").description("download a job's traces as seed_{seed}_trace.json files"))
     .argument("<id>", "job id")
     .option("--out <dir>", "directory for the trace files (default traces/ID)")
-    .action((id: string, options: Options) => run(jobsTracesCommand(id, options, io())))
+    .action((id: string, options: Options) =>
+      run(import("./jobsTracesCommand.js").then((m) => m.jobsTracesCommand(id, options, io()))),
+    )
 
   common(jobs.command("cancel").description("cancel a job; finished rollouts are kept"))
     .argument("<id>", "job id")
-    .action((id: string, options: Options) => run(jobsCancelCommand(id, options, io())))
+    .action((id: string, options: Options) =>
+      run(import("./jobsCancelCommand.js").then((m) => m.jobsCancelCommand(id, options, io()))),
+    )
 }

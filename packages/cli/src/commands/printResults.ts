@@ -1,4 +1,4 @@
-import { type EvalResult, publicConfig, type RunOutcome } from "@proctor/core"
+import { type Journal, publicConfig, type RunOutcome, type StoreError } from "@proctor/core"
 import { formatSummaryText, formatTable, writeOutputJson, writeOutputTxt } from "@proctor/report"
 import { Effect } from "effect"
 import type { EvalCommandOptions } from "./evalCommand.js"
@@ -8,8 +8,8 @@ const TERMINAL_ROWS = 200
 
 interface PrintInput {
   readonly outcome: RunOutcome
-  /** Read back from the journal on each call, so 100,000 results never sit in memory at once. */
-  readonly results: () => Iterable<EvalResult>
+  /** Opened only when rows are printed or written: `--json` alone never reads the results back. */
+  readonly journal: Effect.Effect<Journal, StoreError>
   readonly config: Parameters<typeof publicConfig>[0]
   readonly options: EvalCommandOptions
   readonly io: { readonly stdout: NodeJS.WriteStream; readonly stderr: NodeJS.WriteStream }
@@ -19,9 +19,12 @@ interface PrintInput {
 
 /** Writes the requested output files, then the table and summary (or `--json`) to stdout. */
 export const printResults = Effect.fn("cli.printResults")(function* (input: PrintInput) {
-  const { outcome, results, options, io } = input
-  const config = publicConfig(input.config)
+  const { outcome, options, io } = input
   const jsonPath = options.outputJson ?? options.output
+  const needsRows = jsonPath !== undefined || options.outputTxt !== undefined || options.json !== true
+  // Read back from the journal on each pass, so 100,000 results never sit in memory at once.
+  const results = needsRows ? (yield* input.journal).results : () => []
+  const config = publicConfig(input.config)
   if (jsonPath !== undefined) yield* writeOutputJson(jsonPath, config, results(), outcome.summary)
   if (options.outputTxt !== undefined) {
     yield* writeOutputTxt(options.outputTxt, config, results, { attempts: config.attempts })

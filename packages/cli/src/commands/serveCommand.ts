@@ -80,21 +80,26 @@ export const serveCommand = (options: ServeCommandOptions, io: Io): Effect.Effec
     // next start); a second one closes at once.
     yield* Effect.async<void>((resume) => {
       let draining = false
-      const onSignal = () => {
+      const uninstall = () => {
+        process.off("SIGINT", onSignal)
+        process.off("SIGTERM", onSignal)
+      }
+      const closed = () => {
+        uninstall()
+        resume(Effect.void)
+      }
+      function onSignal() {
         if (draining) {
-          void jobServer.close().finally(() => resume(Effect.void))
+          void jobServer.close().finally(closed)
           return
         }
         draining = true
         io.stderr.write("draining: no new rollouts; in-flight ones may finish (signal again to stop at once)\n")
-        void jobServer.shutdown(graceSeconds * 1000).finally(() => resume(Effect.void))
+        void jobServer.shutdown(graceSeconds * 1000).finally(closed)
       }
       process.on("SIGINT", onSignal)
       process.on("SIGTERM", onSignal)
-      return Effect.sync(() => {
-        process.off("SIGINT", onSignal)
-        process.off("SIGTERM", onSignal)
-      })
+      return Effect.sync(uninstall)
     })
     return ExitCode.Ok
   })
