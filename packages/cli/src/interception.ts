@@ -1,4 +1,5 @@
 import {
+  type ConfigError,
   type EvalRunConfig,
   type InterceptionOptions,
   Interceptor,
@@ -6,8 +7,7 @@ import {
   Pricing,
   policyUpstream,
 } from "@proctor/core"
-import { InterceptorServerLayer } from "@proctor/server"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, type Scope } from "effect"
 
 export interface InterceptionSettings {
   /** `--no-intercept` turns it off. */
@@ -24,12 +24,14 @@ export const embeddedInterception = (
   config: EvalRunConfig,
   env: Readonly<Record<string, string | undefined>>,
   settings: InterceptionSettings,
-) =>
+): Effect.Effect<Omit<InterceptionOptions, "recordCalls"> | undefined, ConfigError, Scope.Scope> =>
   Effect.gen(function* () {
     const upstream = settings.enabled ? policyUpstream(config, env) : null
     if (upstream === null) return undefined
     const overrides = settings.pricingFile === undefined ? [] : yield* loadPricingFile(settings.pricingFile)
     const pricing = Pricing.make(overrides)
+    // Loaded here, not at startup: fastify is a large part of the CLI's start time and only this path needs it.
+    const { InterceptorServerLayer } = yield* Effect.promise(() => import("@proctor/server"))
     const context = yield* Layer.build(
       InterceptorServerLayer({ host: "127.0.0.1", port: 0, priceCall: pricing.costOf }),
     )

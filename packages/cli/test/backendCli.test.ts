@@ -178,25 +178,28 @@ describe("proctor jobs (contract stub)", () => {
     expect(watch.code, watch.stderr).toBe(0)
     expect(watch.stdout).toContain("job job_1 completed")
 
-    const list = await jobs(["list"])
+    const outJson = join(dir, "results.json")
+    const [list, show, results, jsonl, traces] = await Promise.all([
+      jobs(["list"]),
+      jobs(["show", "job_1"]),
+      jobs(["results", "job_1", "--output-json", outJson]),
+      jobs(["results", "job_1", "--jsonl"]),
+      jobs(["traces", "job_1", "--out", join(dir, "t")]),
+    ])
     expect(list.code, list.stderr).toBe(0)
     expect(list.stdout).toMatch(/^id\s*\|\s*status\s*\|\s*created\s*\|\s*progress\s*\|\s*mean/m)
     expect(list.stdout).toMatch(/^job_1\s*\|\s*completed\s*\|\s*2025-11-21 12:00:01\s*\|\s*4\/4\s*\|\s*0\.75/m)
 
-    const show = await jobs(["show", "job_1"])
     expect(show.code, show.stderr).toBe(0)
     expect(show.stdout).toContain("status    completed")
     expect(show.stdout).toContain('"task_app_url": "http://127.0.0.1:9/"')
     expect(show.stdout).toMatch(/mean_score\s+0\.75/)
     expect(show.stdout).not.toContain(TASK_APP_KEY)
 
-    const outJson = join(dir, "results.json")
-    const results = await jobs(["results", "job_1", "--output-json", outJson])
     expect(results.code, results.stderr).toBe(0)
     expect(results.stdout).toMatch(/^avg\s*\|\s*0\.75\s*\|/m)
     expect(Object.keys(JSON.parse(readFileSync(outJson, "utf8"))).sort()).toEqual(["config", "results", "summary"])
 
-    const jsonl = await jobs(["results", "job_1", "--jsonl"])
     expect(
       jsonl.stdout
         .trim()
@@ -204,7 +207,6 @@ describe("proctor jobs (contract stub)", () => {
         .map((line) => JSON.parse(line).seed),
     ).toEqual([0, 1, 2, 3])
 
-    const traces = await jobs(["traces", "job_1", "--out", join(dir, "t")])
     expect(traces.code, traces.stderr).toBe(0)
     expect(readdirSync(join(dir, "t"))).toHaveLength(4)
 

@@ -3,6 +3,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { createApiKey, createJobServer, type JobServer } from "@proctor/server"
+import { Chunk, Effect, Redacted, Stream } from "effect"
+import { JobsClient } from "../src/backend/JobsClient.js"
+import { jobSubmission } from "../src/backend/jobSubmission.js"
 import {
   cleanEnv,
   ensureBuilt,
@@ -140,6 +143,45 @@ describe("proctor eval --backend against the real job server", () => {
     expect(rejected.stderr).toContain("--concurrency")
     for (const result of [refused, rejected]) expect(result.stderr).not.toMatch(STACK_FRAME)
   })
+})
+
+describe("JobsClient against the real job server", () => {
+  it.live("follows a job on the server's event stream, not by polling, to its completed snapshot", () =>
+    Effect.gen(function* () {
+      const client = yield* JobsClient
+      const submitted = yield* client.submit(
+        jobSubmission({
+          app_id: "zero",
+          task_app_url: app.url,
+          task_app_api_key: Redacted.make(TASK_APP_KEY),
+          env_name: null,
+          seeds: [0, 1, 2, 3, 4, 5],
+          attempts: 1,
+          concurrency: 2,
+          timeout_s: 30,
+          max_retries: 1,
+          return_trace: false,
+          trace_format: "compact",
+          model: null,
+          provider: null,
+          policy_name: null,
+          policy_config: {},
+          env_config: {},
+          ops: null,
+          pass_threshold: 1,
+        }),
+      )
+      const updates = Chunk.toReadonlyArray(yield* Stream.runCollect(client.follow(submitted.job_id)))
+      const progress = updates.filter((u) => u._tag === "Progress")
+      expect(progress.length).toBeGreaterThanOrEqual(1)
+      const last = updates[updates.length - 1]!
+      expect(last._tag === "Snapshot" && last.job.status).toBe("completed")
+      expect(last._tag === "Snapshot" && last.job.results).toMatchObject({ completed: 6, total: 6 })
+    }).pipe(
+      // A poll interval this long would time the test out: the updates must come from the stream.
+      Effect.provide(JobsClient.layer({ baseUrl: server.url, apiKey: Redacted.make(apiKey), pollIntervalMs: 120_000 })),
+    ),
+  )
 })
 
 describe("proctor jobs against the real job server", () => {

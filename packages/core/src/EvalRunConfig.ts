@@ -44,6 +44,8 @@ export const EvalTomlSection = Schema.Struct({
   pass_threshold: opt(Schema.Number),
   traces_dir: opt(Schema.String),
   run_dir: opt(Schema.String),
+  /** synth-ai's backend mode: run as a job on this eval server instead of directly. */
+  backend_url: opt(Url),
 })
 export type EvalTomlSection = typeof EvalTomlSection.Type
 

@@ -149,5 +149,11 @@ export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: Ev
     ops: merged.ops ?? null,
     pass_threshold: merged.pass_threshold ?? defaults.pass_threshold,
   }
-  return { config, tracesDir: merged.traces_dir ?? null, runDir: merged.run_dir ?? null, env }
+  return {
+    config,
+    tracesDir: merged.traces_dir ?? null,
+    runDir: merged.run_dir ?? null,
+    backendUrl: merged.backend_url ?? null,
+    env,
+  }
 })

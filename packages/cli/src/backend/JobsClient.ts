@@ -62,6 +62,8 @@ export const normalizeBaseUrl = (raw: string): string => {
     .replace(/\/api$/, "")
 }
 
+const RESULTS_DEADLINE = Duration.minutes(10)
+
 const decodeLenient = <A, I>(schema: Schema.Schema<A, I>) =>
   Schema.decodeUnknownEither(schema, { onExcessProperty: "preserve" })
 
@@ -169,18 +171,22 @@ const makeClient = (http: HttpClient.HttpClient, options: JobsClientOptions): Jo
     })
   }
 
-  const withDeadline = <A>(endpoint: string, effect: Effect.Effect<A, JobsClientError>) =>
+  const withDeadline = <A>(endpoint: string, effect: Effect.Effect<A, JobsClientError>, duration = timeout) =>
     Effect.timeoutFail(effect, {
-      duration: timeout,
+      duration,
       onTimeout: () =>
         new JobsClientError({
           reason: "Unreachable",
           endpoint,
-          message: `the job server at ${baseUrl} did not answer within ${Duration.format(timeout)}`,
+          message: `the job server at ${baseUrl} did not answer within ${Duration.format(duration)}`,
         }),
     })
 
-  const requestJson = <A, I>(request: HttpClientRequest.HttpClientRequest, schema: Schema.Schema<A, I>) => {
+  const requestJson = <A, I>(
+    request: HttpClientRequest.HttpClientRequest,
+    schema: Schema.Schema<A, I>,
+    deadline: Duration.Duration = timeout,
+  ) => {
     const endpoint = endpointOf(request)
     const decode = decodeLenient(schema)
     return withDeadline(
@@ -206,6 +212,7 @@ const makeClient = (http: HttpClient.HttpClient, options: JobsClientOptions): Jo
           }),
         ),
       ),
+      deadline,
     )
   }
 
@@ -241,18 +248,20 @@ const makeClient = (http: HttpClient.HttpClient, options: JobsClientOptions): Jo
     )
     return Stream.unwrap(
       Effect.map(open, (response) =>
-        sseMessages(Stream.mapError(response.stream, transportError(endpoint))).pipe(
-          Stream.timeoutFail(
-            () =>
-              new JobsClientError({
-                reason: "Unreachable",
-                endpoint,
-                message: `no event for ${Duration.format(streamIdle)}`,
-              }),
-            streamIdle,
+        // Idle is measured on bytes, so a server's keep-alive comments keep a quiet stream alive.
+        sseMessages(
+          Stream.mapError(response.stream, transportError(endpoint)).pipe(
+            Stream.timeoutFail(
+              () =>
+                new JobsClientError({
+                  reason: "Unreachable",
+                  endpoint,
+                  message: `nothing on the event stream for ${Duration.format(streamIdle)}`,
+                }),
+              streamIdle,
+            ),
           ),
-          Stream.filterMap(updateFromSse),
-        ),
+        ).pipe(Stream.filterMap(updateFromSse)),
       ),
     )
   }
@@ -291,7 +300,13 @@ const makeClient = (http: HttpClient.HttpClient, options: JobsClientOptions): Jo
         ),
         JobList,
       ),
-    results: (jobId) => requestJson(HttpClientRequest.get(jobUrl(jobId, "/results")), JobResults),
+    // A big job's rows are tens of megabytes: the deadline is for a server that does not answer, not a slow body.
+    results: (jobId) =>
+      requestJson(
+        HttpClientRequest.get(jobUrl(jobId, "/results")),
+        JobResults,
+        Duration.max(timeout, RESULTS_DEADLINE),
+      ),
     resultLines: (jobId) => {
       const request = HttpClientRequest.get(jobUrl(jobId, "/results")).pipe(
         HttpClientRequest.setUrlParam("format", "jsonl"),

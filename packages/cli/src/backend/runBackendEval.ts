@@ -1,9 +1,10 @@
-import { ConfigError, type loadEvalConfig, publicConfig } from "@proctor/core"
+import { ConfigError, publicConfig } from "@proctor/core"
 import type { ReportWriteError } from "@proctor/report"
 import { Effect, Either } from "effect"
 import { ExitCode } from "../exitCodes.js"
 import { ProgressDisplay } from "../ProgressDisplay.js"
-import { backendRequested, resolveBackend } from "./backendSettings.js"
+import type { BackendEvalInput } from "./backendEval.js"
+import { resolveBackend } from "./backendSettings.js"
 import { describeJobsError } from "./describeJobsError.js"
 import { downloadTraces } from "./downloadTraces.js"
 import { fetchJobResults } from "./fetchJobResults.js"
@@ -12,42 +13,14 @@ import { JobProgressFeed } from "./JobProgressFeed.js"
 import { JobsClient } from "./JobsClient.js"
 import { isSuccessState, jobErrorText } from "./JobsWire.js"
 import { jobSubmission } from "./jobSubmission.js"
-import { type JobOutputOptions, printJobResults } from "./printJobResults.js"
-
-export type LoadedEvalConfig = Effect.Effect.Success<ReturnType<typeof loadEvalConfig>>
-
-export interface BackendEvalOptions extends JobOutputOptions {
-  readonly backend?: string | undefined
-  readonly resume?: string | undefined
-}
-
-interface Io {
-  readonly stdout: NodeJS.WriteStream
-  readonly stderr: NodeJS.WriteStream
-  readonly env: Readonly<Record<string, string | undefined>>
-}
-
-/**
- * Whether `proctor eval` should run on a job server. `env` is the environment with `--env-file` laid over
- * it (synth-ai users keep `SYNTH_API_KEY` there); `--resume` alone never implies a server.
- */
-export const wantsBackend = (options: BackendEvalOptions, env: Readonly<Record<string, string | undefined>>) =>
-  options.backend !== undefined || (options.resume === undefined && backendRequested({}, env))
-
-export interface BackendEvalInput {
-  /** The config as direct mode resolved it; null when `--resume` was given (not a server's business). */
-  readonly loaded: LoadedEvalConfig | null
-  readonly failUnder: number | null
-  readonly options: BackendEvalOptions
-  readonly io: Io
-}
+import { printJobResults } from "./printJobResults.js"
 
 /**
  * `proctor eval --backend URL`: submits the config direct mode would have run as a job, follows it with
  * the same progress display, and prints and writes the same table, summary and files. The first Ctrl-C
  * detaches (the job keeps running on the server) and exits 130 with the commands to watch or cancel it.
  */
-export const backendEval = (input: BackendEvalInput): Effect.Effect<ExitCode, ConfigError | ReportWriteError> =>
+export const runBackendEval = (input: BackendEvalInput): Effect.Effect<ExitCode, ConfigError | ReportWriteError> =>
   Effect.gen(function* () {
     const { loaded, options, io } = input
     if (loaded === null) {

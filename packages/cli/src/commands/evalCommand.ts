@@ -128,7 +128,11 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
         ? yield* loadEvalConfig({ configPath: options.config, flags, envFile: options.envFile, env: io.env })
         : null
     // job server mode: same config, run as a job on a server (src/backend/backendEval.ts)
-    if (wantsBackend(options, loaded?.env ?? io.env)) return yield* backendEval({ loaded, failUnder, options, io })
+    const backend = options.backend ?? loaded?.backendUrl ?? undefined
+    const withBackend = backend === undefined ? options : { ...options, backend }
+    if (wantsBackend(withBackend, loaded?.env ?? io.env)) {
+      return yield* backendEval({ loaded, failUnder, options: withBackend, io })
+    }
     const resume =
       resumeDir === undefined
         ? null

@@ -1,7 +1,7 @@
+import { redactSecrets } from "@proctor/core"
 import { Effect, Stream } from "effect"
 import { fetchJobResults, planOfJob } from "../backend/fetchJobResults.js"
 import { printJobResults } from "../backend/printJobResults.js"
-import { redactSecrets } from "../backend/redactSecrets.js"
 import { type JobsCommonOptions, type JobsIo, runJobsCommand } from "../backend/runJobsCommand.js"
 import { ExitCode } from "../exitCodes.js"
 

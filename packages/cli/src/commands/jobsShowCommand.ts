@@ -1,6 +1,6 @@
+import { redactSecrets } from "@proctor/core"
 import { Effect } from "effect"
 import { formatJobDetail } from "../backend/formatJobs.js"
-import { redactSecrets } from "../backend/redactSecrets.js"
 import { type JobsCommonOptions, type JobsIo, runJobsCommand } from "../backend/runJobsCommand.js"
 import { ExitCode } from "../exitCodes.js"
 

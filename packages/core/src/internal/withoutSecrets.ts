@@ -37,6 +37,15 @@ export const splitSecrets = (table: Table, prefix: string): SplitTable => {
 /** A copy without secret-looking values: dropped, not masked, so no placeholder is mistaken for a key. */
 export const withoutSecrets = (table: Table): Record<string, unknown> => splitSecrets(table, "").rest
 
+/** `withoutSecrets` for any JSON value, lists included: for documents proctor did not write itself. */
+export const redactSecrets = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(redactSecrets)
+  if (!isTable(value)) return value
+  const out: Record<string, unknown> = {}
+  for (const [key, inner] of Object.entries(value)) if (!SECRET_KEY.test(key)) out[key] = redactSecrets(inner)
+  return out
+}
+
 /** Lays secrets split off earlier back over a table. */
 export const withSecrets = (table: Table, secrets: Table): Record<string, unknown> => {
   const out: Record<string, unknown> = { ...table }

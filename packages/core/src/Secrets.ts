@@ -1,0 +1,1 @@
+export { redactSecrets, withoutSecrets } from "./internal/withoutSecrets.js"
