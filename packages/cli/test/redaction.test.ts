@@ -243,8 +243,9 @@ describe("secrets through the embedded interceptor", () => {
       expect(result.code, result.stderr).toBe(0)
 
       // The run went through the interceptor: the task app was handed a cid URL, never the key or the model's URL.
+      // (A rollout retried after a system error would be sent again: at least one request per seed.)
       const configs = rolloutPolicyConfigs.slice(rolloutsBefore)
-      expect(configs).toHaveLength(SEEDS.length)
+      expect(configs.length).toBeGreaterThanOrEqual(SEEDS.length)
       for (const config of configs) {
         expect(config).not.toHaveProperty("api_key")
         expect(String(config.inference_url)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/cid_[0-9a-f]+\/v1$/)
@@ -302,7 +303,7 @@ describe("secrets through the embedded interceptor", () => {
 
       // The task app was called (and with its own key), but never saw an upstream key.
       const received = appReceived.slice(appBefore)
-      expect(received.filter((r) => r.startsWith("POST /rollout"))).toHaveLength(SEEDS.length)
+      expect(received.filter((r) => r.startsWith("POST /rollout")).length).toBeGreaterThanOrEqual(SEEDS.length)
       expect(received.some((r) => r.includes(TASK_KEY))).toBe(true)
       for (const request of received) {
         for (const secret of [...needles(TOML_UPSTREAM_KEY), ...needles(ENV_UPSTREAM_KEY)]) {

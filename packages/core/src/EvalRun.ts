@@ -52,8 +52,11 @@ export const taskAppSolverLayer = (config: EvalRunConfig): Layer.Layer<Solver> =
     ),
   )
 
-/** Wraps the solver so every rollout's model calls go through the interceptor and land in the store. */
-const interceptedLayer = (interception: Omit<InterceptionOptions, "recordCalls">) =>
+/**
+ * Wraps the `Solver` it is given so every rollout's model calls go through the interceptor and land in the
+ * run's `ResultStore` before the rollout's result does.
+ */
+export const interceptedLayer = (interception: Omit<InterceptionOptions, "recordCalls">) =>
   Layer.effect(
     Solver,
     Effect.gen(function* () {

@@ -29,18 +29,13 @@ export interface ServeHandle {
 export const serve = async (options: ServeOptions): Promise<ServeHandle> => {
   const server = await createJobServer(options)
   const signals = options.signals ?? ["SIGTERM", "SIGINT"]
-  let resolveClosed: () => void = () => {}
-  const closed = new Promise<void>((resolve) => {
-    resolveClosed = resolve
-  })
   const onSignal = () => {
     for (const signal of signals) process.off(signal, onSignal)
-    void server.shutdown(options.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS).finally(resolveClosed)
+    void server.shutdown(options.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS)
   }
   for (const signal of signals) process.on(signal, onSignal)
-  server.app.addHook("onClose", async () => {
+  const closed = server.closed.finally(() => {
     for (const signal of signals) process.off(signal, onSignal)
-    resolveClosed()
   })
   return { url: server.url, server, closed }
 }

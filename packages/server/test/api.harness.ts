@@ -12,7 +12,11 @@ export const tempDir = (prefix = "proctor-jobs-"): { readonly path: string; read
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
-export const waitFor = async <A>(what: string, check: () => Promise<A | undefined> | A | undefined, timeoutMs = 20_000) => {
+export const waitFor = async <A>(
+  what: string,
+  check: () => Promise<A | undefined> | A | undefined,
+  timeoutMs = 20_000,
+) => {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = await check()
@@ -140,7 +144,11 @@ export const apiClient = (baseUrl: string, key: string | null) => {
 }
 
 /** The body synth-ai's `EvalJob.submit` sends (DESIGN.md "Eval job API"). */
-export const synthJobBody = (taskAppUrl: string, seeds: ReadonlyArray<number>, extra: Record<string, unknown> = {}) => ({
+export const synthJobBody = (
+  taskAppUrl: string,
+  seeds: ReadonlyArray<number | string>,
+  extra: Record<string, unknown> = {},
+) => ({
   task_app_url: taskAppUrl,
   task_app_api_key: TASK_APP_KEY,
   app_id: "counting",

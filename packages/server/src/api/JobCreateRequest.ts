@@ -135,6 +135,12 @@ export const decodeJobRequest = (body: unknown, limits: RequestLimits): Either.E
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return invalid("body", "expected a JSON object")
   }
+  // Checked before decoding: a schema error over a 5,000-deep value would overflow the stack while being formatted.
+  for (const [field, value] of Object.entries(body)) {
+    if (!depthWithin(value, MAX_JSON_DEPTH)) {
+      return invalid(field, `expected a value nested at most ${MAX_JSON_DEPTH} levels deep`)
+    }
+  }
   const decoded = decodeBody(body)
   if (Either.isLeft(decoded)) {
     const issues = issuesOf(decoded.left)

@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net"
 import { Interceptor, Pricing, type PricingOverrides } from "@proctor/core"
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Redacted } from "effect"
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from "fastify"
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from "fastify"
 import { JobManager, type JobManagerOptions } from "../jobs/JobManager.js"
 import { JobStore } from "../jobs/JobStore.js"
 import { SecretBox } from "../jobs/SecretBox.js"
@@ -63,6 +63,8 @@ export interface JobServer {
   readonly shutdown: (graceMs?: number) => Promise<void>
   /** Closes at once: in-flight rollouts are abandoned (they are re-run when the job resumes). */
   readonly close: () => Promise<void>
+  /** Resolves once the server has closed, however it was closed. */
+  readonly closed: Promise<void>
 }
 
 const JSON_BODY_ERRORS = new Set(["FST_ERR_CTP_INVALID_JSON_BODY", "FST_ERR_CTP_EMPTY_JSON_BODY"])
@@ -136,7 +138,19 @@ export const createJobServer = async (options: JobServerOptions): Promise<JobSer
     allowedTaskAppHosts: options.allowedTaskAppHosts ?? null,
   }
   // Hijacked responses (event streams, streamed model calls) must not hold a closing server open.
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit, forceCloseConnections: true })
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit,
+    forceCloseConnections: true,
+    // The router's own refusals get the API's error shape too: an over-long id names no job (404).
+    frameworkErrors: (error, _request, reply) => {
+      // Typed for route generics this handler has none of.
+      const plain = reply as unknown as FastifyReply
+      return error.code === "FST_ERR_MAX_PARAM_LENGTH"
+        ? plain.code(404).send(errorBody("job_not_found", "no such job"))
+        : plain.code(400).send(errorBody("bad_url", "the URL cannot be parsed", { field: "url" }))
+    },
+  })
   const streams = new Set<() => void>()
   let openApi: Record<string, unknown> | null = null
 
@@ -171,8 +185,13 @@ export const createJobServer = async (options: JobServerOptions): Promise<JobSer
   app.addHook("preClose", async () => {
     for (const stop of streams) stop()
   })
+  let markClosed: () => void = () => {}
+  const closed = new Promise<void>((resolve) => {
+    markClosed = resolve
+  })
   app.addHook("onClose", async () => {
     await runtime.dispose()
+    markClosed()
   })
 
   await registerJobRoutes(app, runtime as ApiRuntime, {
@@ -213,5 +232,5 @@ export const createJobServer = async (options: JobServerOptions): Promise<JobSer
     }
     await close()
   }
-  return { url, app, shutdown, close }
+  return { url, app, shutdown, close, closed }
 }

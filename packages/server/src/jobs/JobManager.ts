@@ -5,15 +5,15 @@ import {
   type EvalRunConfig,
   Interceptor,
   type InterceptorService,
-  interceptedSolver,
+  interceptedLayer,
   makeRunControl,
   policyUpstream,
-  ResultStore,
+  type ResultStore,
   type RunControl,
   type RunEvent,
   type RunSummary,
   runRollouts,
-  Solver,
+  type Solver,
   taskAppSolverLayer,
 } from "@proctor/core"
 import {
@@ -118,20 +118,7 @@ const withInterception = (
   env: Readonly<Record<string, string | undefined>>,
 ): Layer.Layer<Solver, never, ResultStore> => {
   const upstream = policyUpstream(config, env)
-  if (upstream === null) return base
-  return Layer.effect(
-    Solver,
-    Effect.gen(function* () {
-      const solver = yield* Solver
-      const store = yield* ResultStore
-      // A store that cannot write is fatal for the run, as it is for results: nothing is silently lost.
-      return interceptedSolver(solver, {
-        interceptor,
-        upstream,
-        recordCalls: (calls) => Effect.orDie(store.appendModelCalls(calls)),
-      })
-    }),
-  ).pipe(Layer.provide(base))
+  return upstream === null ? base : interceptedLayer({ interceptor, upstream }).pipe(Layer.provide(base))
 }
 
 /** How a run that finished on its own ends: `failed` when not one rollout succeeded, `completed` otherwise. */

@@ -5,6 +5,16 @@ import type { RolloutCursor, StoredRow } from "../../jobs/JobStore.js"
 
 export const PAGE_SIZE = 1000
 
+/**
+ * Rows per chunk written to the socket: ~30 KB. A whole page joined at once (~300 KB) would be allocated in V8's
+ * large-object space, which only a full GC frees, and the server's memory would climb with the row count.
+ */
+const CHUNK_ROWS = 100
+
+function* chunksOf(page: ReadonlyArray<StoredRow>, render: (rows: ReadonlyArray<StoredRow>) => string) {
+  for (let i = 0; i < page.length; i += CHUNK_ROWS) yield render(page.slice(i, i + CHUNK_ROWS))
+}
+
 /** Keyset pages of stored rows: memory stays at one page however many rows a job has. */
 export async function* pagesOf(
   fetchPage: (after: RolloutCursor | null, limit: number) => Promise<ReadonlyArray<StoredRow>>,
@@ -22,7 +32,7 @@ export async function* pagesOf(
 export const jsonlBody = (pages: AsyncIterable<ReadonlyArray<StoredRow>>): Readable =>
   Readable.from(
     (async function* () {
-      for await (const page of pages) yield page.map((row) => `${row.json}\n`).join("")
+      for await (const page of pages) yield* chunksOf(page, (rows) => rows.map((row) => `${row.json}\n`).join(""))
     })(),
   )
 
@@ -37,9 +47,10 @@ export const jsonResultsBody = (
       yield `${prefix.slice(0, -1)}${prefix.length > 2 ? "," : ""}"results":[`
       let first = true
       for await (const page of pages) {
-        const text = page.map((row) => row.json).join(",")
-        yield first ? text : `,${text}`
-        first = false
+        for (const text of chunksOf(page, (rows) => rows.map((row) => row.json).join(","))) {
+          yield first ? text : `,${text}`
+          first = false
+        }
       }
       yield "]}"
     })(),

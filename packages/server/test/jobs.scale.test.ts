@@ -1,0 +1,137 @@
+import { afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { EvalResult } from "@proctor/core"
+import { Effect } from "effect"
+import { createApiKey, JobStore, type StoredJobConfig } from "../src/index.js"
+import { tempDir } from "./api.harness.js"
+import { children, ensureBuilt, memoryOf, startServerProcess } from "./jobs.process.js"
+
+const ROWS = 100_000
+
+const row = (seed: number): EvalResult => ({
+  seed,
+  attempt: 0,
+  score: seed % 3 === 0 ? 1 : 0,
+  reward_mean: null,
+  outcome_score: null,
+  events_score: null,
+  latency_ms: 12.5,
+  verifier_score: null,
+  tokens: 100,
+  cost_usd: 0.0001,
+  error: null,
+  status: "ok",
+  error_kind: null,
+  retries: 0,
+  started_at: "2025-01-01T00:00:00.000Z",
+  finished_at: "2025-01-01T00:00:01.000Z",
+  run_id: `bulk-seed-${seed}-0badf00d`,
+})
+
+/** Counts lines as bytes arrive, keeping nothing: the client side must not be what holds the rows. */
+const countLines = async (response: Response) => {
+  let lines = 0
+  let bytes = 0
+  let last = ""
+  const decoder = new TextDecoder()
+  const reader = response.body!.getReader()
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) break
+    bytes += value.byteLength
+    const text = decoder.decode(value, { stream: true })
+    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lines++
+    last = (last + text).slice(-400)
+  }
+  return { lines, bytes, last }
+}
+
+describe("results of a 100,000-rollout job", () => {
+  beforeAll(() => ensureBuilt(), 300_000)
+  afterEach(() => {
+    for (const child of children) child.kill("SIGKILL")
+  })
+
+  it("stream row by row from the database as JSONL and as JSON, in flat server memory", async () => {
+    const dir = tempDir()
+    try {
+      // A JS heap (48 MB) that the server (~25 MB) plus the rows (~33 MB of JSON) would overflow if it held them.
+      const server = await startServerProcess(dir.path, [], ["--max-old-space-size=48"])
+      const owner = await createApiKey({ dataDir: dir.path, name: "bulk" })
+      const seeds = Array.from({ length: ROWS }, (_, i) => i)
+      const config: StoredJobConfig = {
+        app_id: "bulk",
+        task_app_url: "http://127.0.0.1:1",
+        env_name: null,
+        seeds,
+        attempts: 1,
+        concurrency: 64,
+        timeout: 30,
+        max_retries: 0,
+        return_trace: false,
+        trace_format: "compact",
+        model: null,
+        provider: null,
+        policy_name: null,
+        policy_config: {},
+        env_config: {},
+        ops: null,
+        pass_threshold: 1,
+        mode: "eval",
+      }
+      // Written straight into the same SQLite file (WAL allows a second connection) as a finished job.
+      await Effect.runPromise(
+        Effect.provide(
+          Effect.gen(function* () {
+            const store = yield* JobStore
+            const createdAt = new Date().toISOString()
+            yield* store.insertJob({
+              id: "eval-bulk",
+              ownerKeyId: owner.id,
+              config,
+              secretsSealed: "v1.unused",
+              planned: ROWS,
+              numSeeds: ROWS,
+              createdAt,
+            })
+            yield* store.finishJob("eval-bulk", { status: "completed", error: null, completedAt: createdAt })
+            for (const seed of seeds) yield* store.upsertResult("eval-bulk", row(seed))
+          }),
+          JobStore.layerSqlite(dir.path),
+        ),
+      )
+      const headers = { authorization: `Bearer ${owner.key}` }
+      const pid = server.child.pid!
+      const before = memoryOf(pid)
+
+      const jsonl = await countLines(
+        await fetch(`${server.url}/api/eval/jobs/eval-bulk/results?format=jsonl`, { headers }),
+      )
+      expect(jsonl.lines).toBe(ROWS)
+      expect(jsonl.last).toContain(`"seed":${ROWS - 1},`)
+      const afterJsonl = memoryOf(pid)
+
+      // Again: memory held per request would add up.
+      expect(
+        (await countLines(await fetch(`${server.url}/api/eval/jobs/eval-bulk/results?format=jsonl`, { headers })))
+          .lines,
+      ).toBe(ROWS)
+      const json = await countLines(await fetch(`${server.url}/api/eval/jobs/eval-bulk/results`, { headers }))
+      expect(json.bytes).toBeGreaterThan(jsonl.bytes)
+      expect(json.last.endsWith("]}")).toBe(true)
+      const afterJson = memoryOf(pid)
+
+      if (before !== null && afterJsonl !== null && afterJson !== null) {
+        const bodyMb = jsonl.bytes / 1024 / 1024
+        const growthMb = (Math.max(afterJsonl.peakKb, afterJson.peakKb) - before.peakKb) / 1024
+        console.log(
+          `100k rows: ${bodyMb.toFixed(1)} MB of JSONL streamed 2× and once as JSON; server peak RSS ${(before.peakKb / 1024).toFixed(0)} → ${(afterJson.peakKb / 1024).toFixed(0)} MB`,
+        )
+        expect(growthMb).toBeLessThan(bodyMb)
+      }
+      server.child.kill("SIGTERM")
+      await server.exited
+    } finally {
+      dir.remove()
+    }
+  }, 180_000)
+})

@@ -1,0 +1,384 @@
+import { readFileSync, statSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { type EvalResult, type ModelCall, ResultStore, type RunSummary } from "@proctor/core"
+import { ConfigProvider, Effect, Either, Layer, Redacted } from "effect"
+import {
+  type ApiKeyRecord,
+  apiKeyDisplayPrefix,
+  ephemeralSecretBox,
+  generateApiKey,
+  hashApiKey,
+  JobResultStoreLayer,
+  JobStore,
+  type JobStoreError,
+  type NewJob,
+  SECRET_KEY_FILE,
+  SecretBox,
+  type StoredJobConfig,
+} from "../src/index.js"
+import { tempDir } from "./api.harness.js"
+import { createTestDatabase, PG_ADMIN_URL } from "./jobs.pg.js"
+
+const row = (seed: number, overrides: Partial<EvalResult> = {}): EvalResult => ({
+  seed,
+  attempt: 0,
+  score: seed % 2 === 0 ? 1 : 0,
+  reward_mean: null,
+  outcome_score: null,
+  events_score: null,
+  latency_ms: 5,
+  verifier_score: null,
+  tokens: 10,
+  cost_usd: 0.5,
+  error: null,
+  status: "ok",
+  error_kind: null,
+  retries: 0,
+  started_at: "2025-01-01T00:00:00.000Z",
+  finished_at: "2025-01-01T00:00:01.000Z",
+  ...overrides,
+})
+
+const config = (seeds: ReadonlyArray<number>): StoredJobConfig => ({
+  app_id: "app",
+  task_app_url: "http://127.0.0.1:1",
+  env_name: null,
+  seeds,
+  attempts: 1,
+  concurrency: 2,
+  timeout: 30,
+  max_retries: 0,
+  return_trace: true,
+  trace_format: "compact",
+  model: null,
+  provider: null,
+  policy_name: null,
+  policy_config: {},
+  env_config: {},
+  ops: null,
+  pass_threshold: 1,
+  mode: "eval",
+})
+
+const key = (id: string, isAdmin = false): ApiKeyRecord => ({
+  id,
+  name: id,
+  prefix: "pk_abcdefgh",
+  isAdmin,
+  createdAt: "2025-01-01T00:00:00.000Z",
+  revokedAt: null,
+})
+
+const job = (id: string, owner: string, createdAt: string, seeds: ReadonlyArray<number> = [0, 1, 2]): NewJob => ({
+  id,
+  ownerKeyId: owner,
+  config: config(seeds),
+  secretsSealed: "v1.sealed",
+  planned: seeds.length,
+  numSeeds: seeds.length,
+  createdAt,
+})
+
+const call = (id: string, seed: number): ModelCall => ({
+  call_id: id,
+  run_id: "job",
+  rollout_id: `r-${seed}`,
+  seed,
+  attempt: 0,
+  api: "chat_completions",
+  provider: "openai",
+  model: "gpt-4o-mini",
+  stream: false,
+  request: { messages: [] },
+  response_message: { role: "assistant", content: "hi" },
+  status: 200,
+  outcome: "ok",
+  error: null,
+  started_at: "2025-01-01T00:00:00.000Z",
+  completed_at: "2025-01-01T00:00:00.100Z",
+  latency_ms: 100,
+  ttft_ms: null,
+  usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5, cached_tokens: null, reasoning_tokens: null },
+  finish_reason: "stop",
+  cost_usd: 0.0001,
+})
+
+/** The same behaviour on every backend. */
+const storeSuite = (
+  name: string,
+  layer: () => Promise<{ layer: Layer.Layer<JobStore, JobStoreError>; done: () => Promise<void> }>,
+) =>
+  describe(`JobStore on ${name}`, () => {
+    const withStore = <A>(program: Effect.Effect<A, unknown, JobStore>) =>
+      Effect.promise(async () => {
+        const backend = await layer()
+        try {
+          return await Effect.runPromise(Effect.provide(program, backend.layer))
+        } finally {
+          await backend.done()
+        }
+      })
+
+    it.effect("stores API keys as hashes; revoked keys are not found", () =>
+      withStore(
+        Effect.gen(function* () {
+          const store = yield* JobStore
+          const plaintext = generateApiKey()
+          yield* store.insertApiKey({
+            record: { ...key("key_a"), prefix: apiKeyDisplayPrefix(plaintext) },
+            keyHash: hashApiKey(plaintext),
+          })
+          yield* store.insertApiKey({ record: key("key_admin", true), keyHash: hashApiKey("other") })
+          const found = yield* store.findApiKeyByHash(hashApiKey(plaintext))
+          expect(found).toMatchObject({ id: "key_a", isAdmin: false, revokedAt: null })
+          expect((yield* store.findApiKeyByHash(hashApiKey("other")))?.isAdmin).toBe(true)
+          expect(yield* store.findApiKeyByHash(hashApiKey("nope"))).toBeNull()
+          expect(yield* store.revokeApiKey("key_a", "2025-02-01T00:00:00.000Z")).toBe(true)
+          expect(yield* store.findApiKeyByHash(hashApiKey(plaintext))).toBeNull()
+          const listed = yield* store.listApiKeys
+          expect(listed.map((k) => [k.id, k.revokedAt])).toEqual([
+            ["key_a", "2025-02-01T00:00:00.000Z"],
+            ["key_admin", null],
+          ])
+        }),
+      ),
+    )
+
+    it.effect("jobs: lifecycle updates are conditional, the sealed secrets go when a job ends", () =>
+      withStore(
+        Effect.gen(function* () {
+          const store = yield* JobStore
+          yield* store.insertJob(job("j1", "k1", "2025-01-01T00:00:01.000Z"))
+          yield* store.insertJob(job("j2", "k1", "2025-01-01T00:00:02.000Z"))
+          yield* store.insertJob(job("j3", "k2", "2025-01-01T00:00:03.000Z"))
+          const j1 = yield* store.getJob("j1")
+          expect(j1).toMatchObject({ status: "pending", secretsSealed: "v1.sealed", planned: 3, numSeeds: 3 })
+          expect(j1?.config.seeds).toEqual([0, 1, 2])
+          expect(yield* store.countActiveJobs("k1")).toBe(2)
+
+          expect(yield* store.markRunning("j1", "2025-01-01T00:01:00.000Z")).toBe(true)
+          // A resumed job keeps its first start time.
+          expect(yield* store.markRunning("j1", "2025-01-01T00:09:00.000Z")).toBe(true)
+          expect((yield* store.getJob("j1"))?.startedAt).toBe("2025-01-01T00:01:00.000Z")
+          expect(yield* store.cancelPending("j1", "2025-01-01T00:02:00.000Z")).toBe(false)
+          expect(yield* store.cancelPending("j2", "2025-01-01T00:02:00.000Z")).toBe(true)
+          expect(yield* store.markRunning("j2", "2025-01-01T00:03:00.000Z")).toBe(false)
+          expect((yield* store.getJob("j2"))?.secretsSealed).toBeNull()
+
+          expect((yield* store.resumableJobs).map((j) => j.id)).toEqual(["j1", "j3"])
+          const summary = { run_id: "j1", planned: 3 } as unknown as RunSummary
+          yield* store.saveSummary("j1", summary)
+          expect(
+            yield* store.finishJob("j1", { status: "completed", error: null, completedAt: "2025-01-01T00:05:00.000Z" }),
+          ).toBe(true)
+          expect(
+            yield* store.finishJob("j1", { status: "failed", error: "late", completedAt: "2025-01-01T00:06:00.000Z" }),
+          ).toBe(false)
+          const done = yield* store.getJob("j1")
+          expect(done).toMatchObject({ status: "completed", error: null, secretsSealed: null, summary })
+          expect(yield* store.countActiveJobs("k1")).toBe(0)
+          const byStatus = yield* store.countJobsByStatus
+          expect(Object.fromEntries(byStatus)).toEqual({ completed: 1, cancelled: 1, pending: 1 })
+        }),
+      ),
+    )
+
+    it.effect("jobs: listed newest first by keyset, per owner or all, filtered by status", () =>
+      withStore(
+        Effect.gen(function* () {
+          const store = yield* JobStore
+          for (let i = 0; i < 5; i++)
+            yield* store.insertJob(job(`j${i}`, i % 2 === 0 ? "even" : "odd", "2025-01-01T00:00:00.000Z"))
+          yield* store.markRunning("j4", "2025-01-01T00:00:01.000Z")
+          const page1 = yield* store.listJobs({ ownerKeyId: null, statuses: null, limit: 2, before: null })
+          // Same created_at: ties are broken by id, newest (largest) first.
+          expect(page1.map((j) => j.id)).toEqual(["j4", "j3"])
+          const page2 = yield* store.listJobs({
+            ownerKeyId: null,
+            statuses: null,
+            limit: 10,
+            before: { createdAt: page1[1]!.createdAt, id: page1[1]!.id },
+          })
+          expect(page2.map((j) => j.id)).toEqual(["j2", "j1", "j0"])
+          const even = yield* store.listJobs({ ownerKeyId: "even", statuses: null, limit: 10, before: null })
+          expect(even.map((j) => j.id)).toEqual(["j4", "j2", "j0"])
+          const running = yield* store.listJobs({ ownerKeyId: null, statuses: ["running"], limit: 10, before: null })
+          expect(running.map((j) => j.id)).toEqual(["j4"])
+        }),
+      ),
+    )
+
+    it.effect("results: the last write of a key wins, traces live apart, pages and stats come from SQL", () =>
+      withStore(
+        Effect.gen(function* () {
+          const store = yield* JobStore
+          yield* store.upsertResult(
+            "j",
+            row(1, {
+              status: "error",
+              score: null,
+              error: "boom",
+              error_kind: "http_5xx",
+              tokens: null,
+              cost_usd: null,
+              trace: { v: "first" },
+            }),
+          )
+          yield* store.upsertResult("j", row(1, { retries: 2, trace: { v: "second" } }))
+          yield* store.upsertResult("j", row(0))
+          yield* store.upsertResult("j", row(2, { status: "error", score: null, error: "x", error_kind: "auth" }))
+          yield* store.upsertResult("other", row(0))
+          const rows = (yield* store.resultRows("j")).map((text) => JSON.parse(text) as EvalResult)
+          expect(rows.map((r) => [r.seed, r.status, r.retries])).toEqual([
+            [0, "ok", 0],
+            [1, "ok", 2],
+            [2, "error", 0],
+          ])
+          expect(rows.every((r) => r.trace === undefined)).toBe(true)
+          const traces = yield* store.tracePage("j", null, 10)
+          expect(traces.map((t) => [t.seed, JSON.parse(t.json)])).toEqual([[1, { v: "second" }]])
+          // Rewritten without a trace: the old trace belonged to the overwritten result.
+          yield* store.upsertResult("j", row(1))
+          expect(yield* store.tracePage("j", null, 10)).toEqual([])
+
+          const stats = (yield* store.resultStats(["j", "other", "none"])).get("j")!
+          // The mean is over ok rollouts (seeds 0 and 1: scores 1 and 0); tokens and cost over all that report them.
+          expect(stats).toEqual({ completed: 3, ok: 2, meanScore: 0.5, totalTokens: 30, totalCostUsd: 1.5 })
+          expect((yield* store.resultStats(["none"])).get("none")).toBeUndefined()
+
+          for (let seed = 3; seed < 253; seed++) yield* store.upsertResult("big", row(seed, { attempt: seed % 2 }))
+          const seen: Array<number> = []
+          let after: { seed: number; attempt: number } | null = null
+          for (;;) {
+            const page: ReadonlyArray<{ seed: number; attempt: number }> = yield* store.resultPage("big", after, 100)
+            if (page.length === 0) break
+            for (const item of page) seen.push(item.seed)
+            after = page[page.length - 1]!
+          }
+          expect(seen).toEqual(Array.from({ length: 250 }, (_, i) => i + 3))
+        }),
+      ),
+    )
+
+    it.effect("core's ResultStore over a job: appended rows come back as `completed`; model calls are kept", () =>
+      withStore(
+        Effect.gen(function* () {
+          const store = yield* JobStore
+          const results = yield* Effect.provide(
+            Effect.gen(function* () {
+              const resultStore = yield* ResultStore
+              yield* resultStore.appendModelCalls([call("c2", 1), call("c1", 1)])
+              yield* resultStore.appendModelCalls([call("c1", 1)])
+              yield* resultStore.append(row(1))
+              yield* resultStore.append(row(0))
+              expect(resultStore.location).toBeNull()
+              return Array.from(yield* resultStore.completed)
+            }),
+            JobResultStoreLayer("jr").pipe(Layer.provide(Layer.succeed(JobStore, store))),
+          )
+          expect(results.map((r) => r.seed)).toEqual([0, 1])
+          const calls = yield* store.modelCallsOf("jr", { seed: 1, attempt: 0 })
+          expect(calls.map((c) => c.call_id)).toEqual(["c1", "c2"])
+          expect(calls[0]?.usage?.total_tokens).toBe(5)
+        }),
+      ),
+    )
+
+    it.effect("ping answers", () => withStore(Effect.flatMap(JobStore, (store) => store.ping)))
+  })
+
+storeSuite("SQLite", async () => {
+  const dir = tempDir()
+  return { layer: JobStore.layerSqlite(dir.path), done: async () => dir.remove() }
+})
+
+describe.skipIf(PG_ADMIN_URL === null)("PostgreSQL", () => {
+  storeSuite("PostgreSQL", async () => {
+    const database = await createTestDatabase()
+    return { layer: JobStore.layerPg(database.url), done: database.drop }
+  })
+})
+
+describe("JobStore on SQLite specifically", () => {
+  it.effect("uses WAL and reopens an existing database (migrations are idempotent)", () =>
+    Effect.promise(async () => {
+      const dir = tempDir()
+      try {
+        const open = (program: Effect.Effect<unknown, unknown, JobStore>) =>
+          Effect.runPromise(Effect.provide(program, JobStore.layerSqlite(dir.path)))
+        await open(Effect.flatMap(JobStore, (store) => store.insertJob(job("keep", "k", "2025-01-01T00:00:00.000Z"))))
+        await open(
+          Effect.flatMap(JobStore, (store) =>
+            Effect.map(store.getJob("keep"), (found) => expect(found?.id).toBe("keep")),
+          ),
+        )
+        // Bytes 18 and 19 of a SQLite header are 2 in WAL mode (1 for a rollback journal).
+        const header = readFileSync(join(dir.path, "proctor.db")).subarray(0, 20)
+        expect([header[18], header[19]]).toEqual([2, 2])
+      } finally {
+        dir.remove()
+      }
+    }),
+  )
+
+  it.effect("an unusable data directory is a JobStoreError, not a crash", () =>
+    Effect.gen(function* () {
+      const dir = tempDir()
+      writeFileSync(join(dir.path, "a-file"), "")
+      const result = yield* Effect.either(
+        Effect.provide(
+          Effect.flatMap(JobStore, (store) => store.ping),
+          JobStore.layerSqlite(join(dir.path, "a-file", "data")),
+        ),
+      )
+      expect(Either.isLeft(result) && result.left._tag).toBe("JobStoreError")
+      dir.remove()
+    }),
+  )
+})
+
+describe("SecretBox", () => {
+  it.effect("AES-256-GCM bound to its context: the same ciphertext does not open for another job", () =>
+    Effect.gen(function* () {
+      const box = ephemeralSecretBox()
+      const sealed = box.seal("task-app-key", "job-1")
+      expect(sealed).toMatch(/^v1\./)
+      expect(sealed).not.toContain("task-app-key")
+      expect(box.seal("task-app-key", "job-1")).not.toBe(sealed)
+      expect(yield* box.open(sealed, "job-1")).toBe("task-app-key")
+      const swapped = yield* Effect.either(box.open(sealed, "job-2"))
+      expect(Either.isLeft(swapped) && swapped.left.reason).toBe("Decrypt")
+      const tampered = yield* Effect.either(box.open(`${sealed.slice(0, -2)}AA`, "job-1"))
+      expect(Either.isLeft(tampered)).toBe(true)
+      const otherKey = yield* Effect.either(ephemeralSecretBox().open(sealed, "job-1"))
+      expect(Either.isLeft(otherKey)).toBe(true)
+    }),
+  )
+
+  it.effect("without PROCTOR_SECRET_KEY a 0600 key file is created in the data dir, and reused", () =>
+    Effect.gen(function* () {
+      const dir = tempDir()
+      const noEnv = Layer.setConfigProvider(ConfigProvider.fromMap(new Map()))
+      const first = yield* Effect.provide(SecretBox, SecretBox.layerConfig(dir.path).pipe(Layer.provide(noEnv)))
+      expect(statSync(join(dir.path, SECRET_KEY_FILE)).mode & 0o777).toBe(0o600)
+      const sealed = first.seal("secret", "ctx")
+      const second = yield* Effect.provide(SecretBox, SecretBox.layerConfig(dir.path).pipe(Layer.provide(noEnv)))
+      expect(yield* second.open(sealed, "ctx")).toBe("secret")
+      // PROCTOR_SECRET_KEY takes precedence over the file.
+      const fromEnv = Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["PROCTOR_SECRET_KEY", "passphrase"]])))
+      const third = yield* Effect.provide(SecretBox, SecretBox.layerConfig(dir.path).pipe(Layer.provide(fromEnv)))
+      expect(Either.isLeft(yield* Effect.either(third.open(sealed, "ctx")))).toBe(true)
+      const explicit = yield* Effect.provide(SecretBox, SecretBox.layer({ secretKey: Redacted.make("passphrase") }))
+      expect(yield* explicit.open(third.seal("x", "c"), "c")).toBe("x")
+      dir.remove()
+    }),
+  )
+
+  it.effect("no key and no data dir is an error that says what to set", () =>
+    Effect.gen(function* () {
+      const result = yield* Effect.either(SecretBox.make({}))
+      expect(Either.isLeft(result) && result.left.message).toMatch(/PROCTOR_SECRET_KEY/)
+    }),
+  )
+})
