@@ -17,6 +17,7 @@ import {
   SecretBox,
   type StoredJobConfig,
 } from "../src/index.js"
+import { emptyStats, emptyTally, statsOfTally, tallyRow } from "../src/jobs/JobStore.js"
 import { tempDir } from "./api.harness.js"
 import { createTestDatabase, PG_ADMIN_URL } from "./jobs.pg.js"
 
@@ -205,6 +206,42 @@ const storeSuite = (
           expect(even.map((j) => j.id)).toEqual(["j4", "j2", "j0"])
           const running = yield* store.listJobs({ ownerKeyId: null, statuses: ["running"], limit: 10, before: null })
           expect(running.map((j) => j.id)).toEqual(["j4"])
+        }),
+      ),
+    )
+
+    it.effect("a live tally fed by upserts (and the rows they replace) equals the SQL aggregate", () =>
+      withStore(
+        Effect.gen(function* () {
+          const store = yield* JobStore
+          const live = emptyTally()
+          const put = (result: EvalResult) =>
+            Effect.map(store.upsertResult("t", result), (replaced) => {
+              if (replaced !== null) tallyRow(live, replaced, -1)
+              tallyRow(
+                live,
+                { status: result.status, score: result.score, tokens: result.tokens, costUsd: result.cost_usd },
+                1,
+              )
+            })
+          yield* put(
+            row(1, {
+              status: "error",
+              score: null,
+              error: "boom",
+              error_kind: "http_5xx",
+              tokens: null,
+              cost_usd: null,
+            }),
+          )
+          yield* put(row(1, { retries: 2 }))
+          yield* put(row(0, { score: 0.25 }))
+          yield* put(row(2, { status: "error", score: null, error: "x", error_kind: "auth" }))
+          yield* put(row(0, { score: 0.75, tokens: 7 }))
+          const fromSql = (yield* store.resultStats(["t"])).get("t")!
+          expect(statsOfTally(live)).toEqual(fromSql)
+          expect(statsOfTally(yield* store.resultTally("t"))).toEqual(fromSql)
+          expect(statsOfTally(yield* store.resultTally("none"))).toEqual(emptyStats)
         }),
       ),
     )

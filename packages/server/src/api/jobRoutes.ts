@@ -1,8 +1,8 @@
 import { Cause, Effect, Either, Exit, Fiber, type ManagedRuntime, Schema } from "effect"
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 import type { ApiKeyRecord } from "../jobs/ApiKey.js"
-import { JobManager } from "../jobs/JobManager.js"
-import type { JobStatus } from "../jobs/JobStatus.js"
+import { JobManager, type JobManagerService } from "../jobs/JobManager.js"
+import { isTerminal, type JobStatus } from "../jobs/JobStatus.js"
 import { emptyStats, type JobRecord, JobStore, type JobStoreService } from "../jobs/JobStore.js"
 import type { JobStoreError } from "../jobs/JobStoreError.js"
 import { statusView, summaryView } from "../jobs/JobView.js"
@@ -69,8 +69,17 @@ const decodeCursor = (cursor: string) => {
   return Either.left(InvalidRequest.field("cursor", "not a cursor this server issued"))
 }
 
-const statsOf = (store: JobStoreService, job: JobRecord) =>
-  Effect.map(store.resultStats([job.id]), (stats) => stats.get(job.id) ?? emptyStats)
+/**
+ * A job's stats without scanning its rows where possible: an ended job's are stored on its row, a job this
+ * process runs has live counters; only the rest (queued, run by another process, ended before stats were stored)
+ * are aggregated from the rows.
+ */
+const statsOf = (store: JobStoreService, manager: JobManagerService, job: JobRecord) => {
+  if (job.stats !== null && isTerminal(job.status)) return Effect.succeed(job.stats)
+  const live = manager.liveStats(job.id)
+  if (live !== null) return Effect.succeed(live)
+  return Effect.map(store.resultStats([job.id]), (stats) => stats.get(job.id) ?? emptyStats)
+}
 
 /** `?format=` decides; without it, an Accept header asking for NDJSON / JSON Lines does. */
 const wantsJsonl = (request: FastifyRequest, format: "json" | "jsonl" | undefined) =>
@@ -84,6 +93,7 @@ const wantsJsonl = (request: FastifyRequest, format: "json" | "jsonl" | undefine
  */
 export const registerJobRoutes = async (app: FastifyInstance, runtime: ApiRuntime, options: JobRoutesOptions) => {
   const store = await runtime.runPromise(JobStore)
+  const manager = await runtime.runPromise(JobManager)
 
   const run = <A>(request: FastifyRequest, reply: FastifyReply, program: Effect.Effect<A, ApiFailure, ApiServices>) =>
     runtime
@@ -133,9 +143,9 @@ export const registerJobRoutes = async (app: FastifyInstance, runtime: ApiRuntim
         const statuses =
           query.status === undefined ? null : (query.status.split(",").map((s) => s.trim()) as Array<JobStatus>)
         const jobs = yield* store.listJobs({ ownerKeyId: key.isAdmin ? null : key.id, statuses, limit, before })
-        const stats = yield* store.resultStats(jobs.map((job) => job.id))
+        const stats = yield* Effect.forEach(jobs, (job) => statsOf(store, manager, job))
         return {
-          jobs: jobs.map((job) => statusView(job, stats.get(job.id) ?? emptyStats)),
+          jobs: jobs.map((job, i) => statusView(job, stats[i]!)),
           next_cursor: jobs.length === limit ? encodeCursor(jobs[jobs.length - 1]!) : null,
         }
       }),
@@ -149,7 +159,7 @@ export const registerJobRoutes = async (app: FastifyInstance, runtime: ApiRuntim
       Effect.gen(function* () {
         const key = yield* authenticate(request.headers.authorization)
         const job = yield* jobFor(key, request.params.id)
-        return statusView(job, yield* statsOf(store, job))
+        return statusView(job, yield* statsOf(store, manager, job))
       }),
     ),
   )
@@ -162,7 +172,7 @@ export const registerJobRoutes = async (app: FastifyInstance, runtime: ApiRuntim
         const key = yield* authenticate(request.headers.authorization)
         const job = yield* jobFor(key, request.params.id)
         const after = yield* (yield* JobManager).cancel(job)
-        return statusView(after, yield* statsOf(store, after))
+        return statusView(after, yield* statsOf(store, manager, after))
       }),
     ),
   )
@@ -171,7 +181,7 @@ export const registerJobRoutes = async (app: FastifyInstance, runtime: ApiRuntim
     const found = await withJob(request, reply, (_key, job) =>
       Effect.gen(function* () {
         const query = yield* decodeQuery(ResultsQuery, request.query)
-        return { job, query, stats: yield* statsOf(store, job) }
+        return { job, query, stats: yield* statsOf(store, manager, job) }
       }),
     )
     if (found === null) return reply

@@ -37,7 +37,16 @@ import type { JobEvent } from "./JobEvent.js"
 import { JobRejected } from "./JobRejected.js"
 import { JobResultStoreLayer } from "./JobResultStore.js"
 import { isTerminal, type JobStatus } from "./JobStatus.js"
-import { emptyStats, type JobRecord, JobStore } from "./JobStore.js"
+import {
+  emptyStats,
+  type JobRecord,
+  JobStore,
+  type ResultStats,
+  type ResultTally,
+  statsOfTally,
+  type TallyRow,
+  tallyRow,
+} from "./JobStore.js"
 import type { JobStoreError } from "./JobStoreError.js"
 import { terminalEvent } from "./JobView.js"
 import { SecretBox } from "./SecretBox.js"
@@ -84,6 +93,11 @@ export interface JobManagerService {
   readonly drain: (graceMs: number) => Effect.Effect<void>
   readonly isDraining: () => boolean
   readonly activeJobs: () => number
+  /**
+   * Stats of a job this process is running, kept up to date as its rows are stored; null when it is not running
+   * here (ended, queued, or run by another process), where the stored aggregate or the rows are the truth.
+   */
+  readonly liveStats: (jobId: string) => ResultStats | null
 }
 
 interface LiveJob {
@@ -91,6 +105,8 @@ interface LiveJob {
   readonly hub: PubSub.PubSub<JobEvent>
   readonly done: Deferred.Deferred<void>
   control: RunControl | null
+  /** Set once the job starts running: its rows' aggregate, counted once at (re)start and updated per stored row. */
+  tally: ResultTally | null
   cancelRequested: boolean
   /** Set once the job's end (terminal or interrupted) has been published. */
   ended: boolean
@@ -99,6 +115,17 @@ interface LiveJob {
 export const newJobId = (): string => `eval-${randomBytes(12).toString("hex")}`
 
 const nowIso = () => new Date().toISOString()
+
+const finiteOrNull = (n: number | null | undefined): number | null =>
+  typeof n === "number" && Number.isFinite(n) ? n : null
+
+/** A result's contribution as `JobStore.upsertResult` stores its columns (non-finite numbers become NULL). */
+const tallyRowOf = (result: EvalResult): TallyRow => ({
+  status: result.status,
+  score: finiteOrNull(result.score),
+  tokens: finiteOrNull(result.tokens),
+  costUsd: finiteOrNull(result.cost_usd),
+})
 
 /** Without a trace: rows on the event stream stay small (traces are downloaded as a zip). */
 const withoutTrace = (result: EvalResult) => {
@@ -144,10 +171,17 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
     const interceptor = yield* Effect.serviceOption(Interceptor)
     const upstreamEnv = options.upstreamEnv ?? process.env
     const storeLayer = Layer.succeed(JobStore, store)
-    const runLayer = (jobId: string, config: EvalRunConfig) => {
-      const base = options.solverFor?.({ jobId, config }) ?? taskAppSolverLayer(config)
+    const runLayer = (job: LiveJob, config: EvalRunConfig) => {
+      const base = options.solverFor?.({ jobId: job.id, config }) ?? taskAppSolverLayer(config)
       const solver = Option.isSome(interceptor) ? withInterception(base, interceptor.value, config, upstreamEnv) : base
-      return solver.pipe(Layer.provideMerge(JobResultStoreLayer(jobId)), Layer.provide(storeLayer))
+      // Each committed row moves the live tally, so status polls never aggregate the rows.
+      const onStored = (result: EvalResult, replaced: TallyRow | null) => {
+        const tally = job.tally
+        if (tally === null) return
+        if (replaced !== null) tallyRow(tally, replaced, -1)
+        tallyRow(tally, tallyRowOf(result), 1)
+      }
+      return solver.pipe(Layer.provideMerge(JobResultStoreLayer(job.id, onStored)), Layer.provide(storeLayer))
     }
 
     const slots = yield* Effect.makeSemaphore(maxRunning)
@@ -170,10 +204,12 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
 
     const finish = (job: LiveJob, status: JobStatus, error: string | null) =>
       Effect.gen(function* () {
-        yield* store.finishJob(job.id, { status, error, completedAt: nowIso() })
+        // The final aggregate goes on the row: polls of an ended job read it instead of scanning the rows.
+        const final = job.tally === null ? yield* stats(job.id) : statsOfTally(job.tally)
+        yield* store.finishJob(job.id, { status, error, completedAt: nowIso(), stats: final })
         const record = yield* store.getJob(job.id)
         if (record === null) return
-        yield* endWith(job, terminalEvent(record, yield* stats(job.id)))
+        yield* endWith(job, terminalEvent(record, record.stats ?? (yield* stats(job.id))))
       })
 
     const interrupted = (job: LiveJob) =>
@@ -258,6 +294,8 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
         if (secrets._tag === "Left") return yield* finish(job, "failed", secrets.left)
         const config = runConfigOf(record.config, secrets.right)
         if (!(yield* store.markRunning(job.id, nowIso()))) return
+        // Counted once here (a resumed job's earlier rows included); every stored row updates it after.
+        job.tally = yield* store.resultTally(job.id)
         const control = makeRunControl()
         job.control = control
         // A cancel or a drain that arrived while the job was being set up.
@@ -277,7 +315,7 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
         )
         const exit = yield* Effect.exit(
           runRollouts({ runId: job.id, config, control, events: runEvents, backoff: options.backoff }).pipe(
-            Effect.provide(runLayer(job.id, config)),
+            Effect.provide(runLayer(job, config)),
           ),
         )
         yield* Fiber.interrupt(forwarder)
@@ -310,6 +348,7 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
           hub: yield* PubSub.sliding<JobEvent>(4096),
           done: yield* Deferred.make<void>(),
           control: null,
+          tally: null,
           cancelRequested: false,
           ended: false,
         }
@@ -364,6 +403,7 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
               startedAt: null,
               completedAt: null,
               summary: null,
+              stats: null,
             } satisfies JobRecord
           }),
         )
@@ -425,6 +465,10 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
 
       isDraining: () => draining,
       activeJobs: () => live.size,
+      liveStats: (jobId) => {
+        const tally = live.get(jobId)?.tally
+        return tally === undefined || tally === null ? null : statsOfTally(tally)
+      },
     }
     return service
   })

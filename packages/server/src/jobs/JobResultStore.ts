@@ -1,6 +1,6 @@
 import { type EvalResult, ResultStore, type ResultStoreService, StoreError } from "@proctor/core"
 import { Effect, Layer } from "effect"
-import { JobStore, type JobStoreService } from "./JobStore.js"
+import { JobStore, type JobStoreService, type TallyRow } from "./JobStore.js"
 import type { JobStoreError } from "./JobStoreError.js"
 
 const storeError = (error: JobStoreError) => new StoreError({ reason: "Io", message: error.message })
@@ -14,16 +14,27 @@ function* parsed(rows: ReadonlyArray<string>): Generator<EvalResult> {
  * core's `ResultStore` over the job database: `append` returns only once the row is committed, so the runner
  * never counts a rollout that a crash could lose; `completed` reads back what earlier sessions stored.
  */
-export const makeJobResultStore = (store: JobStoreService, jobId: string): ResultStoreService => ({
+/** Told of each committed row and the row it replaced (null for a new key), e.g. to keep live job stats. */
+export type OnStored = (result: EvalResult, replaced: TallyRow | null) => void
+
+export const makeJobResultStore = (
+  store: JobStoreService,
+  jobId: string,
+  onStored: OnStored = () => {},
+): ResultStoreService => ({
   location: null,
   completed: Effect.map(store.resultRows(jobId), parsed).pipe(Effect.mapError(storeError)),
-  append: (result) => Effect.mapError(store.upsertResult(jobId, result), storeError),
+  append: (result) =>
+    store.upsertResult(jobId, result).pipe(
+      Effect.map((replaced) => onStored(result, replaced)),
+      Effect.mapError(storeError),
+    ),
   appendModelCalls: (calls) => Effect.mapError(store.appendModelCalls(jobId, calls), storeError),
   saveSummary: (summary) => Effect.mapError(store.saveSummary(jobId, summary), storeError),
 })
 
-export const JobResultStoreLayer = (jobId: string): Layer.Layer<ResultStore, never, JobStore> =>
+export const JobResultStoreLayer = (jobId: string, onStored?: OnStored): Layer.Layer<ResultStore, never, JobStore> =>
   Layer.effect(
     ResultStore,
-    Effect.map(JobStore, (store) => makeJobResultStore(store, jobId)),
+    Effect.map(JobStore, (store) => makeJobResultStore(store, jobId, onStored)),
   )

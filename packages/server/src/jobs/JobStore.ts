@@ -28,6 +28,8 @@ export interface JobRecord {
   readonly startedAt: string | null
   readonly completedAt: string | null
   readonly summary: RunSummary | null
+  /** The aggregate stored when the job ended; null while it runs (and for jobs ended before it was stored). */
+  readonly stats: ResultStats | null
 }
 
 export interface NewJob {
@@ -55,6 +57,68 @@ export interface ResultStats {
 }
 
 export const emptyStats: ResultStats = { completed: 0, ok: 0, meanScore: null, totalTokens: null, totalCostUsd: null }
+
+/**
+ * The sums and counts behind `ResultStats`, so a running job's stats can be kept up to date as rows are stored
+ * instead of re-aggregated per request. Counts mirror SQL: AVG and SUM skip NULLs, and are NULL over no values.
+ */
+export interface ResultTally {
+  completed: number
+  ok: number
+  scoreSum: number
+  scored: number
+  tokensSum: number
+  tokensCount: number
+  costSum: number
+  costCount: number
+}
+
+/** What a stored row contributes to a tally (its columns as stored). */
+export interface TallyRow {
+  readonly status: string
+  readonly score: number | null
+  readonly tokens: number | null
+  readonly costUsd: number | null
+}
+
+export const emptyTally = (): ResultTally => ({
+  completed: 0,
+  ok: 0,
+  scoreSum: 0,
+  scored: 0,
+  tokensSum: 0,
+  tokensCount: 0,
+  costSum: 0,
+  costCount: 0,
+})
+
+/** Adds (sign 1) or removes (sign -1, a row being overwritten) one row's contribution. */
+export const tallyRow = (tally: ResultTally, row: TallyRow, sign: 1 | -1): void => {
+  tally.completed += sign
+  if (row.status === "ok") {
+    tally.ok += sign
+    if (row.score !== null) {
+      tally.scoreSum += sign * row.score
+      tally.scored += sign
+    }
+  }
+  if (row.tokens !== null) {
+    tally.tokensSum += sign * row.tokens
+    tally.tokensCount += sign
+  }
+  if (row.costUsd !== null) {
+    tally.costSum += sign * row.costUsd
+    tally.costCount += sign
+  }
+}
+
+export const statsOfTally = (tally: ResultTally): ResultStats => ({
+  completed: tally.completed,
+  ok: tally.ok,
+  meanScore: tally.scored > 0 ? tally.scoreSum / tally.scored : null,
+  totalTokens: tally.tokensCount > 0 ? tally.tokensSum : null,
+  totalCostUsd: tally.costCount > 0 ? tally.costSum : null,
+})
 
 /** A page position: the last (seed, attempt) already read. */
 export interface RolloutCursor {
@@ -99,12 +163,21 @@ export interface JobStoreService {
   /** Ends a pending or running job and deletes its sealed secrets; false when it had already ended. */
   readonly finishJob: (
     id: string,
-    outcome: { readonly status: JobStatus; readonly error: string | null; readonly completedAt: string },
+    outcome: {
+      readonly status: JobStatus
+      readonly error: string | null
+      readonly completedAt: string
+      /** The job's final aggregate, stored on its row so status polls of the ended job never scan its rows. */
+      readonly stats?: ResultStats | undefined
+    },
   ) => Effect.Effect<boolean, JobStoreError>
   readonly saveSummary: (id: string, summary: RunSummary) => Effect.Effect<void, JobStoreError>
 
-  /** Upserts a rollout's row (and its trace, in the same transaction): the last write of a key wins. */
-  readonly upsertResult: (jobId: string, result: EvalResult) => Effect.Effect<void, JobStoreError>
+  /**
+   * Upserts a rollout's row (and its trace, in the same transaction): the last write of a key wins. Returns the
+   * row it replaced (null for a new key), so a live tally can take the old row's contribution back out.
+   */
+  readonly upsertResult: (jobId: string, result: EvalResult) => Effect.Effect<TallyRow | null, JobStoreError>
   /** Every stored row of a job as JSON text, in (seed, attempt) order. */
   readonly resultRows: (jobId: string) => Effect.Effect<ReadonlyArray<string>, JobStoreError>
   readonly resultPage: (
@@ -120,6 +193,8 @@ export interface JobStoreService {
   readonly resultStats: (
     jobIds: ReadonlyArray<string>,
   ) => Effect.Effect<ReadonlyMap<string, ResultStats>, JobStoreError>
+  /** One scan of a job's rows into a tally, taken once when a job (re)starts; kept up to date in memory after. */
+  readonly resultTally: (jobId: string) => Effect.Effect<ResultTally, JobStoreError>
 
   /** The inference interceptor's records of a job's model calls (idempotent by call id). */
   readonly appendModelCalls: (jobId: string, calls: ReadonlyArray<ModelCall>) => Effect.Effect<void, JobStoreError>
@@ -167,6 +242,7 @@ interface JobRow {
   readonly started_at: string | null
   readonly completed_at: string | null
   readonly summary_json: string | null
+  readonly stats_json: string | null
 }
 
 const jobOf = (row: JobRow): JobRecord => ({
@@ -182,6 +258,7 @@ const jobOf = (row: JobRow): JobRecord => ({
   startedAt: row.started_at,
   completedAt: row.completed_at,
   summary: row.summary_json === null ? null : (JSON.parse(row.summary_json) as RunSummary),
+  stats: row.stats_json === null ? null : (JSON.parse(row.stats_json) as ResultStats),
 })
 
 interface PageRow {
@@ -214,7 +291,7 @@ export const makeJobStore = Effect.gen(function* () {
   )
 
   const JOB_COLUMNS = sql.literal(
-    "id, owner_key_id, status, config_json, secrets_enc, planned, num_seeds, error, created_at, started_at, completed_at, summary_json",
+    "id, owner_key_id, status, config_json, secrets_enc, planned, num_seeds, error, created_at, started_at, completed_at, summary_json, stats_json",
   )
   const ACTIVE = ["pending", "running"]
 
@@ -327,7 +404,8 @@ export const makeJobStore = Effect.gen(function* () {
       ),
     finishJob: (id, outcome) =>
       sql<{ id: string }>`UPDATE jobs SET status = ${outcome.status}, error = ${outcome.error},
-        completed_at = ${outcome.completedAt}, secrets_enc = NULL
+        completed_at = ${outcome.completedAt}, secrets_enc = NULL,
+        stats_json = ${outcome.stats === undefined ? null : JSON.stringify(outcome.stats)}
         WHERE id = ${id} AND ${sql.in("status", ACTIVE)} RETURNING id`.pipe(
         Effect.map((rows) => rows.length > 0),
         Effect.mapError(unavailable("cannot finish the job")),
@@ -339,29 +417,55 @@ export const makeJobStore = Effect.gen(function* () {
       ),
 
     upsertResult: (jobId, result) => {
+      // Read inside the transaction, so the row replaced is the one this write overwrites.
+      const previous = sql<{
+        status: string
+        score: number | string | null
+        tokens: number | string | null
+        cost_usd: number | string | null
+      }>`SELECT status, score, tokens, cost_usd FROM results
+        WHERE job_id = ${jobId} AND seed = ${result.seed} AND attempt = ${result.attempt}`.pipe(
+        Effect.map((rows): TallyRow | null => {
+          const row = rows[0]
+          return row === undefined
+            ? null
+            : {
+                status: row.status,
+                score: numOrNull(row.score),
+                tokens: numOrNull(row.tokens),
+                costUsd: numOrNull(row.cost_usd),
+              }
+        }),
+      )
       const trace = result.trace
       if (trace === undefined || trace === null) {
         // A key's last write wins: a trace left by an earlier write of the key would belong to another attempt.
         return sql
           .withTransaction(
-            Effect.zipRight(
-              upsertRow(jobId, result, JSON.stringify(result)),
-              sql`DELETE FROM traces WHERE job_id = ${jobId} AND seed = ${result.seed} AND attempt = ${result.attempt}`,
+            Effect.zipLeft(
+              previous,
+              Effect.zipRight(
+                upsertRow(jobId, result, JSON.stringify(result)),
+                sql`DELETE FROM traces WHERE job_id = ${jobId} AND seed = ${result.seed} AND attempt = ${result.attempt}`,
+              ),
             ),
           )
-          .pipe(Effect.asVoid, Effect.mapError(unavailable("cannot store the result")))
+          .pipe(Effect.mapError(unavailable("cannot store the result")))
       }
       // The trace goes to its own table (like the CLI's traces/ folder) so result pages stay small.
       return sql
         .withTransaction(
-          Effect.zipRight(
-            sql`INSERT INTO traces (job_id, seed, attempt, trace_json)
-              VALUES (${jobId}, ${result.seed}, ${result.attempt}, ${JSON.stringify(trace)})
-              ON CONFLICT (job_id, seed, attempt) DO UPDATE SET trace_json = excluded.trace_json`,
-            upsertRow(jobId, result, JSON.stringify({ ...result, trace: undefined })),
+          Effect.zipLeft(
+            previous,
+            Effect.zipRight(
+              sql`INSERT INTO traces (job_id, seed, attempt, trace_json)
+                VALUES (${jobId}, ${result.seed}, ${result.attempt}, ${JSON.stringify(trace)})
+                ON CONFLICT (job_id, seed, attempt) DO UPDATE SET trace_json = excluded.trace_json`,
+              upsertRow(jobId, result, JSON.stringify({ ...result, trace: undefined })),
+            ),
           ),
         )
-        .pipe(Effect.asVoid, Effect.mapError(unavailable("cannot store the result")))
+        .pipe(Effect.mapError(unavailable("cannot store the result")))
     },
     resultRows: (jobId) =>
       sql<{ row_json: string }>`SELECT row_json FROM results WHERE job_id = ${jobId} ORDER BY seed, attempt`.pipe(
@@ -402,6 +506,40 @@ export const makeJobStore = Effect.gen(function* () {
         Effect.mapError(unavailable("cannot aggregate results")),
       )
     },
+
+    resultTally: (jobId) =>
+      sql<{
+        completed: number | string
+        ok: number | string | null
+        score_sum: number | string | null
+        scored: number | string
+        tokens_sum: number | string | null
+        tokens_count: number | string
+        cost_sum: number | string | null
+        cost_count: number | string
+      }>`SELECT COUNT(*) AS completed,
+          SUM(CASE WHEN status = 'ok' THEN 1 ELSE 0 END) AS ok,
+          SUM(CASE WHEN status = 'ok' THEN score END) AS score_sum,
+          COUNT(CASE WHEN status = 'ok' THEN score END) AS scored,
+          SUM(tokens) AS tokens_sum, COUNT(tokens) AS tokens_count,
+          SUM(cost_usd) AS cost_sum, COUNT(cost_usd) AS cost_count
+        FROM results WHERE job_id = ${jobId}`.pipe(
+        Effect.map((rows): ResultTally => {
+          const row = rows[0]
+          if (row === undefined) return emptyTally()
+          return {
+            completed: num(row.completed),
+            ok: num(row.ok ?? 0),
+            scoreSum: num(row.score_sum ?? 0),
+            scored: num(row.scored),
+            tokensSum: num(row.tokens_sum ?? 0),
+            tokensCount: num(row.tokens_count),
+            costSum: num(row.cost_sum ?? 0),
+            costCount: num(row.cost_count),
+          }
+        }),
+        Effect.mapError(unavailable("cannot aggregate results")),
+      ),
 
     appendModelCalls: (jobId, calls) =>
       calls.length === 0

@@ -62,6 +62,12 @@ const initial = Effect.gen(function* () {
   )`
 })
 
-export const migrations = { "0001_initial": initial }
+/**
+ * A finished job's final aggregate, written when it ends, so polling a finished job never scans its result rows
+ * (a 100,000-row aggregate costs ~80 ms per request). NULL for jobs that ended before this column existed.
+ */
+const jobStats = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`ALTER TABLE jobs ADD COLUMN stats_json TEXT`)
+
+export const migrations = { "0001_initial": initial, "0002_job_stats": jobStats }
 
 export const MIGRATIONS_TABLE = "proctor_migrations"
