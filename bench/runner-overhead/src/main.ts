@@ -12,7 +12,8 @@
  * Flags (for quick trials and A/B runs): --rollouts N, --rounds N, --warmup N, --rss-seeds N, --no-write,
  * --cli PATH (another build of proctor's `bin.js`, e.g. a checkout of an older commit), --proctor-label TEXT
  * (how RESULTS.md names the proctor measured; default: the git commit of the CLI's checkout),
- * --quiet-wait SECONDS (how long to wait for the machine to go quiet before each measurement; default 60).
+ * --quiet-wait SECONDS (how long to wait for the machine to go quiet before each measurement; default 60),
+ * --retries N (how many times a measurement disturbed by other processes is run again; default 3).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { randomFillSync } from "node:crypto"
@@ -78,6 +79,7 @@ const loads = () =>
 const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100
 const QUIET_CORES = 0.25
 const QUIET_WAIT_S = Number(argString("--quiet-wait") ?? "60")
+const RETRIES = Number(argString("--retries") ?? "3")
 
 /** Busy and total CPU seconds of the whole machine since boot (/proc/stat). */
 const machineCpu = () => {
@@ -438,6 +440,22 @@ interface Round {
   readonly proctor: ProctorRun
 }
 
+/** The flags this run was given, shell-quoted where needed (--proctor-label is shown as the label itself). */
+const invokedWith = (): string => {
+  // `pnpm run bench:runner -- FLAGS` passes the `--` through.
+  const args = process.argv.slice(2).filter((a) => a !== "--")
+  const shown: Array<string> = []
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--proctor-label") {
+      i++
+      continue
+    }
+    const a = args[i]!
+    shown.push(/^[\w./:=@-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`)
+  }
+  return shown.join(" ")
+}
+
 interface RunInfo {
   readonly startedAt: Date
   readonly proctor: string
@@ -445,7 +463,18 @@ interface RunInfo {
   readonly loadAfter: string
 }
 
-const renderSection = (rounds: ReadonlyArray<Round>, rss: ProctorRun, info: RunInfo): string => {
+interface Discarded {
+  readonly label: string
+  readonly figure: string
+  readonly otherCores: number
+}
+
+const renderSection = (
+  rounds: ReadonlyArray<Round>,
+  rss: ProctorRun,
+  discarded: ReadonlyArray<Discarded>,
+  info: RunInfo,
+): string => {
   const med = (f: (r: Round) => number) => median(rounds.map(f))
   const mUndici = med((r) => r.undici.throughput)
   const mNode = med((r) => r.nodeHttp.throughput)
@@ -464,9 +493,7 @@ const renderSection = (rounds: ReadonlyArray<Round>, rss: ProctorRun, info: RunI
     "",
     `Measured ${info.startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC with ` +
       `\`npx -y pnpm@10 run bench:runner\` (bench/runner-overhead)` +
-      (process.argv.length > 2
-        ? ` as \`node bench/runner-overhead/dist/main.js ${process.argv.slice(2).join(" ")}\``
-        : "") +
+      (invokedWith() === "" ? "" : ` as \`node bench/runner-overhead/dist/main.js ${invokedWith()}\``) +
       `; proctor at ${info.proctor}.`,
     "",
     `Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${Math.round(totalmem() / 2 ** 30)} GiB, ` +
@@ -482,7 +509,9 @@ const renderSection = (rounds: ReadonlyArray<Round>, rss: ProctorRun, info: RunI
       "(Node startup, config, preflight, the run, reading the journal back, printing). Before each measurement " +
       `the bench waits (up to ${QUIET_WAIT_S} s) for other processes to use under ${QUIET_CORES} cores; ` +
       "*others* is the CPU (in cores) that processes other than the client and the task app used during the " +
-      "measurement — anything above ~0.1 means the figures next to it are depressed by competition for the 2 cores.",
+      "measurement — anything above ~0.1 means the figures next to it are depressed by competition for the 2 cores. " +
+      `A measurement disturbed by more than ${QUIET_CORES} cores is run again (up to ${RETRIES} times) and the ` +
+      "least disturbed attempt is kept; the discarded attempts are listed below the targets.",
     "",
     "| round | bare undici Pool (/s) | bare node:http keep-alive (/s) | proctor in-run (/s) | " +
       "proctor whole process (/s) | proctor wall time (s) | proctor peak RSS (MB) | others (cores): undici / node:http / proctor |",
@@ -514,6 +543,10 @@ const renderSection = (rounds: ReadonlyArray<Round>, rss: ProctorRun, info: RunI
     "|---|---:|---:|",
     row("proctor in-run", [ratio(inVsUndici), ratio(inVsNode)]),
     row("proctor whole process", [ratio(mWall / mUndici), ratio(mWall / mNode)]),
+    row("proctor in-run, each round against the loops run just before it", [
+      rounds.map((r) => ratio(r.proctor.inRunThroughput / r.undici.throughput)).join(", "),
+      rounds.map((r) => ratio(r.proctor.inRunThroughput / r.nodeHttp.throughput)).join(", "),
+    ]),
     "",
     "Client CPU per rollout (µs, medians; user + system of the client process — for proctor the whole process, " +
       "startup and read-back included): " +
@@ -542,6 +575,14 @@ const renderSection = (rounds: ReadonlyArray<Round>, rss: ProctorRun, info: RunI
       `${inVsUndici >= THROUGHPUT_TARGET ? "also met" : "not met"}.`,
     `- peak RSS ≤ ${RSS_TARGET_MB} MB for ${rate(rss.seeds)} seeds: ${mb(rss.peakRssMb)} MB — ` +
       `${verdict(rss.peakRssMb <= RSS_TARGET_MB)}.`,
+    ...(discarded.length === 0
+      ? []
+      : [
+          "",
+          `Discarded attempts (disturbed by other processes; ${discarded.length}): ` +
+            discarded.map((d) => `${d.label} ${d.figure} (others ${cores(d.otherCores)})`).join("; ") +
+            ".",
+        ]),
     ...(maxOthers > 0.1
       ? [
           "",
@@ -598,33 +639,45 @@ const main = async () => {
     await runProctor(app, warmSeeds)
 
     const rounds: Array<Round> = []
+    const discarded: Array<Discarded> = []
     const others = (x: number) => `others ${cores(x)} cores`
+    /**
+     * Runs one measurement; when other processes took more than QUIET_CORES during it, runs it again (up
+     * to --retries times) and keeps the least disturbed attempt. Every discarded attempt is reported.
+     */
+    const measure = async <T extends { readonly otherCores: number }>(
+      label: string,
+      run: () => Promise<T>,
+      describe: (r: T) => string,
+    ): Promise<T> => {
+      const attempts: Array<T> = []
+      for (;;) {
+        await quiet(app)
+        const r = await run()
+        attempts.push(r)
+        log(`${label.padEnd(28)} ${describe(r)} (${others(r.otherCores)})`)
+        if (r.otherCores <= QUIET_CORES || attempts.length > RETRIES) break
+        log(`${"".padEnd(28)} disturbed: measuring again`)
+      }
+      const kept = attempts.reduce((a, b) => (b.otherCores < a.otherCores ? b : a))
+      for (const a of attempts) {
+        if (a !== kept) discarded.push({ label, figure: describe(a), otherCores: a.otherCores })
+      }
+      return kept
+    }
+    const loop = (r: LoopRun) => `${rate(r.throughput)}/s`
+    const proctorRun = (r: ProctorRun) =>
+      `${rate(r.inRunThroughput)}/s in-run, ${rate(r.wallThroughput)}/s whole process (${secs(r.wallSeconds)} s), ` +
+      `${mb(r.peakRssMb)} MB`
     for (let i = 1; i <= ROUNDS; i++) {
-      await quiet(app)
-      const undici = await bareUndici(app, ROLLOUTS)
-      log(`round ${i}: bare undici Pool   ${rate(undici.throughput)}/s (${others(undici.otherCores)})`)
-      await quiet(app)
-      const nodeHttp = await bareNodeHttp(app, ROLLOUTS)
-      log(`round ${i}: bare node:http     ${rate(nodeHttp.throughput)}/s (${others(nodeHttp.otherCores)})`)
-      await quiet(app)
-      const proctor = await runProctor(app, ROLLOUTS)
-      log(
-        `round ${i}: proctor eval       ${rate(proctor.inRunThroughput)}/s in-run, ` +
-          `${rate(proctor.wallThroughput)}/s whole process (${secs(proctor.wallSeconds)} s), ` +
-          `${mb(proctor.peakRssMb)} MB (${others(proctor.otherCores)})`,
-      )
+      const undici = await measure(`round ${i}: bare undici Pool`, () => bareUndici(app, ROLLOUTS), loop)
+      const nodeHttp = await measure(`round ${i}: bare node:http`, () => bareNodeHttp(app, ROLLOUTS), loop)
+      const proctor = await measure(`round ${i}: proctor eval`, () => runProctor(app, ROLLOUTS), proctorRun)
       rounds.push({ undici, nodeHttp, proctor })
     }
+    const rss = await measure(`peak RSS: ${rate(RSS_SEEDS)} seeds`, () => runProctor(app, RSS_SEEDS), proctorRun)
 
-    log(`peak RSS: proctor eval of ${RSS_SEEDS} seeds`)
-    await quiet(app)
-    const rss = await runProctor(app, RSS_SEEDS)
-    log(
-      `  ${mb(rss.peakRssMb)} MB, ${rate(rss.inRunThroughput)}/s in-run, ${secs(rss.wallSeconds)} s wall ` +
-        `(${others(rss.otherCores)})`,
-    )
-
-    const section = renderSection(rounds, rss, {
+    const section = renderSection(rounds, rss, discarded, {
       startedAt,
       proctor: describeProctor(),
       loadBefore,
