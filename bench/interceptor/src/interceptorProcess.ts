@@ -7,13 +7,14 @@
  *                                                                    latency_ms / ttft_ms of each call)
  *   {id, op: "memory", gc}          → {id, rss, heapUsed, heapTotal, external, arrayBuffers, openRollouts,
  *                                      inFlight}                    (gc: collect first; needs --expose-gc)
- *   {id, op: "pauses"}              → {id, loopDelay {p50, p99, max}, minor {count, ms, max}, major {…}}
- *                                     since the last "pauses": event-loop delay (sampled every 2 ms) and
- *                                     GC pauses on the main thread, in ms
+ *   {id, op: "pauses"}              → {id, loopDelay {p50, p99, max}, minor {count, ms, max}, major {…},
+ *                                      stalls [[start, ms]], gcPauses [[start, ms]]}
+ *                                     since the last "pauses": event-loop delay (sampled every 2 ms), GC
+ *                                     pauses on the main thread, in ms; starts are epoch ms
  *
  * Prints `{"url": …}` on stdout once it listens; exits when the IPC channel closes.
  */
-import { constants, monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks"
+import { constants, PerformanceObserver } from "node:perf_hooks"
 import { Pricing } from "@proctor/core"
 import { startInterceptor } from "@proctor/server"
 import { Effect, Redacted } from "effect"
@@ -49,12 +50,27 @@ interface PausesMessage {
 
 type Message = OpenMessage | CloseMessage | MemoryMessage | PausesMessage
 
-/** What stalls the event loop: its delay, and GC pauses by kind. */
-const loopDelay = monitorEventLoopDelay({ resolution: 2 })
-loopDelay.enable()
+/**
+ * What stalls the event loop. A 2 ms interval timer: how late each tick fires is the loop's delay (GC, long
+ * callbacks, or the process waiting for a core), and ticks over 1 ms late are kept as stalls with their
+ * wall-clock start (performance.timeOrigin-based, comparable across processes). GC pauses likewise, by kind.
+ */
+const TICK_MS = 2
+const STALL_MS = 1
+let delays: Array<number> = []
+let stalls: Array<[number, number]> = []
+let lastTick = performance.now()
+setInterval(() => {
+  const now = performance.now()
+  const late = Math.max(0, now - lastTick - TICK_MS)
+  delays.push(late)
+  if (late > STALL_MS) stalls.push([performance.timeOrigin + lastTick + TICK_MS, late])
+  lastTick = now
+}, TICK_MS)
 const emptyGc = () => ({ count: 0, ms: 0, max: 0 })
 let minor = emptyGc()
 let major = emptyGc()
+let gcPauses: Array<[number, number]> = []
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
     const kind = (entry as unknown as { detail?: { kind?: number } }).detail?.kind
@@ -62,8 +78,12 @@ new PerformanceObserver((list) => {
     into.count++
     into.ms += entry.duration
     into.max = Math.max(into.max, entry.duration)
+    gcPauses.push([performance.timeOrigin + entry.startTime, entry.duration])
   }
 }).observe({ entryTypes: ["gc"] })
+
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 
 const send = (reply: object) => {
   // The bench may have gone (Ctrl-C) with a request in flight.
@@ -106,19 +126,22 @@ process.on("message", (raw: unknown) => {
         return
       }
       case "pauses": {
-        // The histogram holds the interval between ticks; the delay is what exceeds the resolution.
-        const ms = (ns: number) => Math.max(0, ns / 1e6 - 2)
+        const sorted = delays.sort((a, b) => a - b)
         send({
           id: message.id,
           loopDelay: {
-            p50: ms(loopDelay.percentile(50)),
-            p99: ms(loopDelay.percentile(99)),
-            max: ms(loopDelay.max),
+            p50: percentile(sorted, 50),
+            p99: percentile(sorted, 99),
+            max: sorted.length === 0 ? 0 : sorted[sorted.length - 1]!,
           },
           minor,
           major,
+          stalls,
+          gcPauses,
         })
-        loopDelay.reset()
+        delays = []
+        stalls = []
+        gcPauses = []
         minor = emptyGc()
         major = emptyGc()
         return

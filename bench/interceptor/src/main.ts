@@ -271,6 +271,9 @@ interface Pauses {
   readonly loopDelay: { readonly p50: number; readonly p99: number; readonly max: number }
   readonly minor: GcPauses
   readonly major: GcPauses
+  /** Event-loop stalls over 1 ms and GC pauses: [epoch ms start, ms]. */
+  readonly stalls: ReadonlyArray<readonly [number, number]>
+  readonly gcPauses: ReadonlyArray<readonly [number, number]>
 }
 
 const startInterceptorProcess = async (): Promise<InterceptorProcess> => {
@@ -378,6 +381,8 @@ interface Timing {
   /** Send → last byte (JSON) or → first content delta (SSE), ms. */
   readonly ms: number
   readonly ok: boolean
+  /** When it was sent (performance.now()). */
+  readonly t0: number
 }
 
 const hasContentDelta = (events: string): boolean => {
@@ -404,7 +409,7 @@ const timeJson = async (pool: Pool, path: string, body: string): Promise<Timing>
     const answer = JSON.parse(text) as { choices?: Array<unknown>; usage?: unknown }
     ok = answer.choices?.[0] !== undefined && answer.usage !== undefined
   }
-  return { ms, ok }
+  return { ms, ok, t0 }
 }
 
 /** Time to the first content delta; the rest of the stream is read to the end and checked. */
@@ -425,7 +430,7 @@ const timeStream = async (pool: Pool, path: string, body: string): Promise<Timin
     }
   }
   const ok = res.statusCode === 200 && ttft !== null && seen.includes("data: [DONE]")
-  return { ms: ttft ?? performance.now() - t0, ok }
+  return { ms: ttft ?? performance.now() - t0, ok, t0 }
 }
 
 // ----------------------------------------------------------------------------------------- open loop
@@ -476,6 +481,7 @@ interface PhaseResult {
   readonly pauses: Pauses
   /** Involuntary context switches of the interceptor process during the phase. */
   readonly preempted: number
+  readonly proxiedSentAt: Float64Array
 }
 
 /**
@@ -494,6 +500,8 @@ const openLoop = async (
   const pairs = Math.max(1, Math.round(seconds * RATE))
   const direct = new Float64Array(pairs)
   const proxied = new Float64Array(pairs)
+  /** Epoch ms at which each proxied request went out, to line it up with the interceptor's stalls. */
+  const proxiedSentAt = new Float64Array(pairs).fill(Number.NaN)
   const inside = new Float64Array(pairs).fill(Number.NaN)
   const lag = new Float64Array(pairs * 2)
   let failures = 0
@@ -580,6 +588,7 @@ const openLoop = async (
         .then(
           (t) => {
             into[k] = t.ms
+            if (isProxied) proxiedSentAt[k] = performance.timeOrigin + t.t0
             if (!t.ok) failures++
           },
           () => {
@@ -649,6 +658,7 @@ const openLoop = async (
     cpu,
     pauses,
     preempted,
+    proxiedSentAt,
   }
 }
 
@@ -760,9 +770,77 @@ const signed = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? "+" : ""}${x.toF
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1)
 const int = (x: number) => Math.round(x).toLocaleString("en-US")
 const cores = (x: number) => x.toFixed(2)
+const pct = (x: number) => `${(x * 100).toFixed(0)}%`
 const verdict = (met: boolean) => (met ? "**met**" : "**missed**")
 
+/** Whether the slowest proxied requests coincide with the interceptor stalling, against how often any does. */
+interface TailAttribution {
+  /** Pairs whose paired difference is at or above its p99. */
+  readonly tail: number
+  /** Share of tail / all proxied requests whose time in flight overlaps an interceptor stall ≥ STALL_FOR_TAIL_MS. */
+  readonly tailStalled: number
+  readonly allStalled: number
+  /** The same for GC pauses ≥ STALL_FOR_TAIL_MS. */
+  readonly tailGc: number
+  readonly allGc: number
+  /** Median over the tail of (stall time overlapping the request) ÷ (its paired difference). */
+  readonly explained: number
+}
+
+const STALL_FOR_TAIL_MS = 2
+
+/** Total overlap (ms) of [from, to] with events ≥ minMs (sorted by start). */
+const overlap = (events: ReadonlyArray<readonly [number, number]>, from: number, to: number, minMs: number) => {
+  let total = 0
+  for (const [start, ms] of events) {
+    if (start > to) break
+    if (ms < minMs) continue
+    const end = start + ms
+    if (end > from) total += Math.min(end, to) - Math.max(start, from)
+  }
+  return total
+}
+
+const attribute = (phase: PhaseResult, pairedP99: number): TailAttribution => {
+  const stalls = [...phase.pauses.stalls].sort((a, b) => a[0] - b[0])
+  const gcs = [...phase.pauses.gcPauses].sort((a, b) => a[0] - b[0])
+  let all = 0
+  let allStalled = 0
+  let allGc = 0
+  let tail = 0
+  let tailStalled = 0
+  let tailGc = 0
+  const explained: Array<number> = []
+  for (let k = 0; k < phase.pairs; k++) {
+    const from = phase.proxiedSentAt[k]!
+    const ms = phase.proxied[k]!
+    if (!Number.isFinite(from) || !Number.isFinite(ms)) continue
+    const to = from + ms
+    const stalled = overlap(stalls, from, to, STALL_FOR_TAIL_MS)
+    const gc = overlap(gcs, from, to, STALL_FOR_TAIL_MS)
+    all++
+    if (stalled > 0) allStalled++
+    if (gc > 0) allGc++
+    if (phase.paired[k]! >= pairedP99) {
+      tail++
+      if (stalled > 0) tailStalled++
+      if (gc > 0) tailGc++
+      explained.push(Math.min(1, stalled / Math.max(phase.paired[k]!, 1e-9)))
+    }
+  }
+  explained.sort((a, b) => a - b)
+  return {
+    tail,
+    tailStalled: tail === 0 ? 0 : tailStalled / tail,
+    allStalled: all === 0 ? 0 : allStalled / all,
+    tailGc: tail === 0 ? 0 : tailGc / tail,
+    allGc: all === 0 ? 0 : allGc / all,
+    explained: explained.length === 0 ? 0 : explained[Math.floor(explained.length / 2)]!,
+  }
+}
+
 interface PhaseStats {
+  readonly attribution: TailAttribution
   readonly phase: PhaseResult
   readonly direct: Percentiles
   readonly proxied: Percentiles
@@ -775,11 +853,13 @@ interface PhaseStats {
 const statsOf = (phase: PhaseResult): PhaseStats => {
   const outside = new Float64Array(phase.pairs)
   for (let k = 0; k < phase.pairs; k++) outside[k] = phase.proxied[k]! - phase.inside[k]!
+  const paired = percentiles(finite(phase.paired))
   return {
     phase,
+    attribution: attribute(phase, paired.p99),
     direct: percentiles(finite(phase.direct)),
     proxied: percentiles(finite(phase.proxied)),
-    paired: percentiles(finite(phase.paired)),
+    paired,
     inside: percentiles(finite(phase.inside)),
     outside: percentiles(finite(outside)),
     lag: percentiles(phase.lag),
@@ -873,10 +953,12 @@ const renderSection = (phases: ReadonlyArray<PhaseStats>, memory: MemoryResult |
     "What stalls the interceptor during each phase: its event-loop delay (sampled every 2 ms), its GC pauses " +
       "on the main thread, how often the kernel took its core away while it could run (involuntary context " +
       "switches), and the machine's CPU pressure (Linux PSI: the share of the time some runnable task — ours or " +
-      "anyone's — waited for a core).",
+      "anyone's — waited for a core). The last three columns line the interceptor's stalls (its event loop " +
+      `late by ${STALL_FOR_TAIL_MS} ms or more, whatever the cause) and GC pauses (${STALL_FOR_TAIL_MS} ms or more) up ` +
+      "with the proxied requests in flight: for the slowest 1% by paired difference, against all proxied requests.",
     "",
-    "| phase | event-loop delay p50 / p99 / max (ms) | minor GC: count, total, max (ms) | major GC: count, total, max (ms) | preempted (/s) | CPU pressure (some) |",
-    "|---|---:|---:|---:|---:|---:|",
+    "| phase | event-loop delay p50 / p99 / max (ms) | minor GC: count, total, max (ms) | major GC: count, total, max (ms) | preempted (/s) | CPU pressure (some) | slowest 1%: overlap a stall / all requests | slowest 1%: overlap a GC pause / all requests | slowest 1%: share of the excess spent in a stall (median) |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...phases.map((s) => {
       const p = s.phase.pauses
       const gc = (g: GcPauses) => `${int(g.count)}, ${g.ms.toFixed(1)}, ${g.max.toFixed(2)}`
@@ -887,6 +969,9 @@ const renderSection = (phases: ReadonlyArray<PhaseStats>, memory: MemoryResult |
         gc(p.major),
         int(s.phase.preempted / s.phase.seconds),
         s.phase.cpu.cpuPressure === null ? "–" : `${(s.phase.cpu.cpuPressure * 100).toFixed(0)}%`,
+        `${pct(s.attribution.tailStalled)} / ${pct(s.attribution.allStalled)}`,
+        `${pct(s.attribution.tailGc)} / ${pct(s.attribution.allGc)}`,
+        pct(s.attribution.explained),
       ])
     }),
     "",
@@ -1001,7 +1086,8 @@ const describePhase = (s: PhaseStats) =>
   `${s.phase.failures > 0 ? `, ${s.phase.failures} FAILED` : ""}; interceptor loop delay p99/max ` +
   `${ms(s.phase.pauses.loopDelay.p99)}/${ms(s.phase.pauses.loopDelay.max)} ms, GC max minor/major ` +
   `${ms(s.phase.pauses.minor.max)}/${ms(s.phase.pauses.major.max)} ms, preempted ` +
-  `${int(s.phase.preempted / s.phase.seconds)}/s, CPU pressure ` +
+  `${int(s.phase.preempted / s.phase.seconds)}/s, slowest 1% in a stall ${pct(s.attribution.tailStalled)} ` +
+  `(all ${pct(s.attribution.allStalled)}), in a GC pause ${pct(s.attribution.tailGc)} (all ${pct(s.attribution.allGc)}), CPU pressure ` +
   `${s.phase.cpu.cpuPressure === null ? "–" : `${(s.phase.cpu.cpuPressure * 100).toFixed(0)}%`}; CPU µs/call interceptor ` +
   `${int((s.phase.cpu.interceptor / s.phase.pairs) * 1e6)}, upstream ${int((s.phase.cpu.upstream / s.phase.pairs / 2) * 1e6)}, ` +
   `load generator ${int((s.phase.cpu.self / s.phase.pairs / 2) * 1e6)} (others ${cores(s.phase.cpu.otherCores)} cores)`

@@ -486,6 +486,9 @@ const renderSection = (
     ...rounds.flatMap((r) => [r.undici.otherCores, r.nodeHttp.otherCores, r.proctor.otherCores]),
     rss.otherCores,
   )
+  const kept = rounds.flatMap((r) => [r.undici.otherCores, r.nodeHttp.otherCores, r.proctor.otherCores])
+  const keptCount = kept.length
+  const disturbed = kept.filter((x) => x > QUIET_CORES).length
   const cpu = cpus()
   const row = (label: string, cells: ReadonlyArray<string>) => `| ${label} | ${cells.join(" | ")} |`
   const lines = [
@@ -572,7 +575,11 @@ const renderSection = (
     "",
     `- proctor in-run ≥ ${THROUGHPUT_TARGET}× the bare keep-alive loop (node:http): ${ratio(inVsNode)} — ` +
       `${verdict(inVsNode >= THROUGHPUT_TARGET)}. Against the bare undici Pool loop (stricter): ${ratio(inVsUndici)} — ` +
-      `${inVsUndici >= THROUGHPUT_TARGET ? "also met" : "not met"}.`,
+      `${inVsUndici >= THROUGHPUT_TARGET ? "also met" : "not met"}.` +
+      (disturbed === 0
+        ? ""
+        : ` Not reliable: ${disturbed} of the ${keptCount} kept throughput measurements were disturbed by other ` +
+          `processes (others > ${QUIET_CORES} cores), which can move these ratios either way; rerun on a quiet machine.`),
     `- peak RSS ≤ ${RSS_TARGET_MB} MB for ${rate(rss.seeds)} seeds: ${mb(rss.peakRssMb)} MB — ` +
       `${verdict(rss.peakRssMb <= RSS_TARGET_MB)}.`,
     ...(discarded.length === 0
