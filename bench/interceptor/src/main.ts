@@ -1035,7 +1035,11 @@ const renderSection = (phases: ReadonlyArray<PhaseStats>, memory: MemoryResult |
       "",
       `- memory flat over ${int(memory.calls)} calls (fitted growth under ${FLAT_HEAP_MB_PER_100K} MiB of ` +
         `post-GC heap and ${FLAT_RSS_MB_PER_100K} MiB of RSS per 100,000 calls; one call's record is several ` +
-        `KB, so keeping them would be hundreds of MiB): ${verdict(flat && memory.failures === 0)}.`,
+        `KB, so keeping them would be hundreds of MiB): ${
+          memory.calls < 50_000
+            ? "not judged (a short run: its slope, scaled to 100,000 calls, is mostly noise)"
+            : verdict(flat && memory.failures === 0)
+        }.`,
       "",
     )
   }
