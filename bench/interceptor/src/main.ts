@@ -28,14 +28,24 @@
  * --interceptor-flags "FLAGS" (more node/V8 flags for the interceptor process, for experiments).
  */
 import { type ChildProcess, fork, spawn, spawnSync } from "node:child_process"
-import { existsSync, readFileSync, writeFileSync } from "node:fs"
-import { cpus, loadavg, release, totalmem } from "node:os"
+import { readFileSync } from "node:fs"
+import { cpus, release, totalmem } from "node:os"
 import { dirname, join } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
+import {
+  linearFit,
+  loads,
+  machineCpu,
+  type Percentiles,
+  percentiles,
+  processCpu,
+  QUIET_CORES,
+  selfCpu,
+  writeSection,
+} from "@proctor/bench-shared"
 import { MATH_TOOLS, problemForSeed, SYSTEM_PROMPT } from "@proctor/example-math"
 import { Pool } from "undici"
-import { linearFit, type Percentiles, percentiles } from "./stats.js"
 
 // ---------------------------------------------------------------------------------------------- settings
 
@@ -86,11 +96,6 @@ const SECTION = "## interceptor"
 const log = (s: string) => process.stderr.write(`${s}\n`)
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
-const loads = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" / ")
-
 const describeProctor = (): string => {
   const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO_ROOT, encoding: "utf8" })
   if (head.status !== 0) return "(not in a git checkout)"
@@ -99,31 +104,6 @@ const describeProctor = (): string => {
 }
 
 // ----------------------------------------------------------------------------------- who else uses the CPU
-
-const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100
-const QUIET_CORES = 0.25
-
-const machineBusySeconds = () => {
-  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number)
-  const total = fields.reduce((a, b) => a + b, 0)
-  return (total - (fields[3] ?? 0) - (fields[4] ?? 0)) / CLK_TCK
-}
-
-/** User + system CPU seconds of one process (/proc/PID/stat), 0 once it is gone. */
-const processCpu = (pid: number): number => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK
-  } catch {
-    return 0
-  }
-}
-
-const selfCpu = () => {
-  const u = process.cpuUsage()
-  return (u.user + u.system) / 1e6
-}
 
 interface CpuReading {
   readonly seconds: number
@@ -150,7 +130,7 @@ const cpuStallMicros = (): number | null => {
 /** CPU of the bench's own processes, and of everybody else, over one measurement. */
 const startCpuMeter = (interceptorPid: number, upstreamPids: ReadonlyArray<number>) => {
   const upstreamCpu = () => upstreamPids.reduce((a, pid) => a + processCpu(pid), 0)
-  const busy0 = machineBusySeconds()
+  const busy0 = machineCpu().busy
   const self0 = selfCpu()
   const icpt0 = processCpu(interceptorPid)
   const up0 = upstreamCpu()
@@ -161,7 +141,7 @@ const startCpuMeter = (interceptorPid: number, upstreamPids: ReadonlyArray<numbe
     const self = selfCpu() - self0
     const interceptor = processCpu(interceptorPid) - icpt0
     const upstream = upstreamCpu() - up0
-    const others = machineBusySeconds() - busy0 - self - interceptor - upstream
+    const others = machineCpu().busy - busy0 - self - interceptor - upstream
     const stall1 = cpuStallMicros()
     const cpuPressure = stall0 === null || stall1 === null ? null : (stall1 - stall0) / 1e6 / seconds
     return { seconds, self, interceptor, upstream, otherCores: Math.max(0, others / seconds), cpuPressure }
@@ -1063,24 +1043,6 @@ const renderSection = (phases: ReadonlyArray<PhaseStats>, memory: MemoryResult |
   return lines.join("\n")
 }
 
-/** Replaces this bench's section of RESULTS.md (from its heading to the next `## `), keeping the others. */
-const writeSection = (path: string, section: string) => {
-  const existing = existsSync(path) ? readFileSync(path, "utf8") : "# Benchmark results\n\n"
-  const lines = existing.split("\n")
-  const start = lines.findIndex((l) => l.trim() === SECTION)
-  let next: string
-  if (start === -1) {
-    next = `${existing.replace(/\n*$/, "\n\n")}${section}`
-  } else {
-    let end = lines.findIndex((l, i) => i > start && l.startsWith("## "))
-    if (end === -1) end = lines.length
-    const before = lines.slice(0, start).join("\n")
-    const after = lines.slice(end).join("\n")
-    next = `${before.replace(/\n*$/, "\n\n")}${section}${after === "" ? "" : `\n${after}`}`
-  }
-  writeFileSync(path, next.replace(/\n*$/, "\n"))
-}
-
 // -------------------------------------------------------------------------------------------------- main
 
 const describePhase = (s: PhaseStats) =>
@@ -1145,7 +1107,7 @@ const main = async () => {
     })
     process.stdout.write(`\n${section}\n`)
     if (WRITE_RESULTS) {
-      writeSection(RESULTS_PATH, section)
+      writeSection(RESULTS_PATH, SECTION, section)
       log(`wrote the "${SECTION}" section of ${RESULTS_PATH}`)
     }
   } finally {

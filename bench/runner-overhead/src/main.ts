@@ -17,12 +17,21 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { randomFillSync } from "node:crypto"
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { Agent, request as httpRequest } from "node:http"
-import { cpus, loadavg, release, tmpdir, totalmem } from "node:os"
+import { cpus, release, tmpdir, totalmem } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
+import {
+  loads,
+  machineCpu,
+  processCpu,
+  QUIET_CORES,
+  selfCpu,
+  writeSection,
+  ZERO_WORK_TASK_APP,
+} from "@proctor/bench-shared"
 import { Pool } from "undici"
 
 // ---------------------------------------------------------------------------------------------- settings
@@ -50,7 +59,7 @@ const THROUGHPUT_TARGET = 0.7
 const RSS_TARGET_MB = 200
 
 const here = dirname(fileURLToPath(import.meta.url))
-const SERVER_SCRIPT = join(here, "zeroWorkTaskApp.js")
+const SERVER_SCRIPT = ZERO_WORK_TASK_APP
 const CLI_BIN = resolve(argString("--cli") ?? fileURLToPath(new URL("bin.js", import.meta.resolve("@proctor/cli"))))
 const REPO_ROOT = join(here, "..", "..", "..")
 const RESULTS_PATH = join(REPO_ROOT, "bench", "RESULTS.md")
@@ -69,41 +78,10 @@ const describeProctor = (): string => {
   return `commit ${head.stdout.trim()}${changes}`
 }
 
-const loads = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" / ")
-
 // ----------------------------------------------------------------------------------- who else uses the CPU
 
-const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100
-const QUIET_CORES = 0.25
 const QUIET_WAIT_S = Number(argString("--quiet-wait") ?? "60")
 const RETRIES = Number(argString("--retries") ?? "3")
-
-/** Busy and total CPU seconds of the whole machine since boot (/proc/stat). */
-const machineCpu = () => {
-  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number)
-  const total = fields.reduce((a, b) => a + b, 0)
-  const idle = (fields[3] ?? 0) + (fields[4] ?? 0)
-  return { busy: (total - idle) / CLK_TCK, total: total / CLK_TCK }
-}
-
-/** User + system CPU seconds of one process (/proc/PID/stat), 0 once it is gone. */
-const processCpu = (pid: number): number => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK
-  } catch {
-    return 0
-  }
-}
-
-const selfCpu = () => {
-  const u = process.cpuUsage()
-  return (u.user + u.system) / 1e6
-}
 
 /**
  * CPU used by processes other than this bench, its task app and the measured child, in cores, over one
@@ -602,24 +580,6 @@ const renderSection = (
   return lines.join("\n")
 }
 
-/** Replaces this bench's section of RESULTS.md (from its heading to the next `## `), keeping the others. */
-const writeSection = (path: string, section: string) => {
-  const existing = existsSync(path) ? readFileSync(path, "utf8") : "# Benchmark results\n\n"
-  const lines = existing.split("\n")
-  const start = lines.findIndex((l) => l.trim() === SECTION)
-  let next: string
-  if (start === -1) {
-    next = `${existing.replace(/\n*$/, "\n\n")}${section}`
-  } else {
-    let end = lines.findIndex((l, i) => i > start && l.startsWith("## "))
-    if (end === -1) end = lines.length
-    const before = lines.slice(0, start).join("\n")
-    const after = lines.slice(end).join("\n")
-    next = `${before.replace(/\n*$/, "\n\n")}${section}${after === "" ? "" : `\n${after}`}`
-  }
-  writeFileSync(path, next.replace(/\n*$/, "\n"))
-}
-
 // -------------------------------------------------------------------------------------------------- main
 
 const log = (s: string) => process.stderr.write(`${s}\n`)
@@ -692,7 +652,7 @@ const main = async () => {
     })
     process.stdout.write(`\n${section}\n`)
     if (WRITE_RESULTS) {
-      writeSection(RESULTS_PATH, section)
+      writeSection(RESULTS_PATH, SECTION, section)
       log(`wrote the "${SECTION}" section of ${RESULTS_PATH}`)
     }
   } finally {

@@ -25,15 +25,27 @@
  * --quiet-wait S (default 60), --no-write, --server-prof DIR (run the job server with --cpu-prof into DIR).
  */
 import { type ChildProcess, fork, spawn, spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { cpus, loadavg, release, tmpdir, totalmem } from "node:os"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { cpus, release, tmpdir, totalmem } from "node:os"
 import { dirname, join } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
+import {
+  linearFit,
+  loads,
+  machineCpu,
+  median,
+  type Percentiles,
+  percentiles,
+  processCpu,
+  QUIET_CORES,
+  selfCpu,
+  writeSection,
+  ZERO_WORK_TASK_APP,
+} from "@proctor/bench-shared"
 import { createApiKey, DEFAULT_MAX_SEEDS_PER_JOB } from "@proctor/server"
 import autocannon from "autocannon"
 import { request } from "undici"
-import { linearFit, median, type Percentiles, percentiles } from "./stats.js"
 
 // ---------------------------------------------------------------------------------------------- settings
 
@@ -80,18 +92,13 @@ const JOB_DEADLINE_MS = 20 * 60_000
 const here = dirname(fileURLToPath(import.meta.url))
 const SERVER_SCRIPT = join(here, "serverProcess.js")
 const BARE_SCRIPT = join(here, "bareProcess.js")
-const TASK_APP_SCRIPT = join(here, "zeroWorkTaskApp.js")
+const TASK_APP_SCRIPT = ZERO_WORK_TASK_APP
 const REPO_ROOT = join(here, "..", "..", "..")
 const RESULTS_PATH = join(REPO_ROOT, "bench", "RESULTS.md")
 const SECTION = "## server"
 
 const log = (s: string) => process.stderr.write(`${s}\n`)
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
-
-const loads = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" / ")
 
 const describeProctor = (): string => {
   const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO_ROOT, encoding: "utf8" })
@@ -101,31 +108,6 @@ const describeProctor = (): string => {
 }
 
 // ----------------------------------------------------------------------------------- who else uses the CPU
-
-const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100
-const QUIET_CORES = 0.25
-
-const machineBusySeconds = () => {
-  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number)
-  const total = fields.reduce((a, b) => a + b, 0)
-  return (total - (fields[3] ?? 0) - (fields[4] ?? 0)) / CLK_TCK
-}
-
-/** User + system CPU seconds of one process (/proc/PID/stat), 0 once it is gone. */
-const processCpu = (pid: number): number => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK
-  } catch {
-    return 0
-  }
-}
-
-const selfCpu = () => {
-  const u = process.cpuUsage()
-  return (u.user + u.system) / 1e6
-}
 
 interface CpuReading {
   readonly seconds: number
@@ -139,7 +121,7 @@ interface CpuReading {
 
 /** CPU of the bench's own processes, and of everybody else, over one measurement. */
 const startCpuMeter = (pids: ReadonlyArray<number>) => {
-  const busy0 = machineBusySeconds()
+  const busy0 = machineCpu().busy
   const self0 = selfCpu()
   const child0 = pids.map(processCpu)
   const t0 = performance.now()
@@ -149,7 +131,7 @@ const startCpuMeter = (pids: ReadonlyArray<number>) => {
     const children = new Map(pids.map((pid, i) => [pid, processCpu(pid) - child0[i]!]))
     let ours = self
     for (const s of children.values()) ours += s
-    const others = machineBusySeconds() - busy0 - ours
+    const others = machineCpu().busy - busy0 - ours
     return { seconds, self, children, otherCores: Math.max(0, others / seconds) }
   }
 }
@@ -948,24 +930,6 @@ const renderBigJob = (big: BigJobResult): ReadonlyArray<string> => {
   ]
 }
 
-/** Replaces this bench's section of RESULTS.md (from its heading to the next `## `), keeping the others. */
-const writeSection = (path: string, section: string) => {
-  const existing = existsSync(path) ? readFileSync(path, "utf8") : "# Benchmark results\n\n"
-  const lines = existing.split("\n")
-  const start = lines.findIndex((l) => l.trim() === SECTION)
-  let next: string
-  if (start === -1) {
-    next = `${existing.replace(/\n*$/, "\n\n")}${section}`
-  } else {
-    let end = lines.findIndex((l, i) => i > start && l.startsWith("## "))
-    if (end === -1) end = lines.length
-    const before = lines.slice(0, start).join("\n")
-    const after = lines.slice(end).join("\n")
-    next = `${before.replace(/\n*$/, "\n\n")}${section}${after === "" ? "" : `\n${after}`}`
-  }
-  writeFileSync(path, next.replace(/\n*$/, "\n"))
-}
-
 // -------------------------------------------------------------------------------------------------- main
 
 const main = async () => {
@@ -1042,7 +1006,7 @@ const main = async () => {
     })
     process.stdout.write(`\n${section}\n`)
     if (WRITE_RESULTS) {
-      writeSection(RESULTS_PATH, section)
+      writeSection(RESULTS_PATH, SECTION, section)
       log(`wrote the "${SECTION}" section of ${RESULTS_PATH}`)
     }
   } finally {
