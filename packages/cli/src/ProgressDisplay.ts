@@ -29,7 +29,7 @@ export class ProgressDisplay {
         this.start()
         break
       case "RolloutFinished":
-        this.latest = event.progress
+        this.showProgress(event.progress)
         break
       case "StopRequested":
         this.println(
@@ -42,6 +42,11 @@ export class ProgressDisplay {
       default:
         break
     }
+  }
+
+  /** Counters to show at the next redraw (also fed directly by a job followed on a server). */
+  showProgress = (progress: RunProgress): void => {
+    this.latest = progress
   }
 
   private start() {

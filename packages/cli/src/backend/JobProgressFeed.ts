@@ -1,28 +1,12 @@
-import type { EvalResult, RunEvent, RunProgress } from "@proctor/core"
+import type { RunEvent, RunProgress } from "@proctor/core"
 import type { Job } from "./JobsWire.js"
 import type { JobCounters, JobUpdate } from "./JobUpdate.js"
 
-/**
- * The progress display reads only `progress` from a `RolloutFinished` event; when the counters come from a
- * status or an event without the rollout, this stands in for the result it does not read.
- */
-const NO_RESULT: EvalResult = {
-  seed: -1,
-  score: null,
-  reward_mean: null,
-  outcome_score: null,
-  events_score: null,
-  latency_ms: null,
-  verifier_score: null,
-  tokens: null,
-  cost_usd: null,
-  error: null,
-  attempt: 0,
-  status: "ok",
-  error_kind: null,
-  retries: 0,
-  started_at: "",
-  finished_at: "",
+/** Where a followed job's progress goes: the same display a direct run uses. */
+export interface ProgressSink {
+  readonly onEvent: (event: RunEvent) => void
+  /** Counters that arrive without a finished rollout (a status poll, a progress event). */
+  readonly showProgress: (progress: RunProgress) => void
 }
 
 const toMillis = (value: string | number | null | undefined): number | null => {
@@ -45,7 +29,7 @@ export class JobProgressFeed {
   private startedAtMs: number = Date.now()
 
   constructor(
-    private readonly onEvent: (event: RunEvent) => void,
+    private readonly display: ProgressSink,
     private readonly jobId: string,
     /** Rollouts planned, from the submitted config, until the server says. */
     plannedHint: number | null,
@@ -86,7 +70,7 @@ export class JobProgressFeed {
         this.done = event.progress.done
         this.errored = event.progress.errored
         this.retries = event.progress.retries
-        this.onEvent(event)
+        this.display.onEvent(event)
         return
       case "RolloutRetried":
         this.retries++
@@ -137,13 +121,14 @@ export class JobProgressFeed {
       scored: mean === null ? 0 : 1,
       elapsedMs: Date.now() - this.startedAtMs,
     }
-    this.onEvent({ _tag: "RolloutFinished", result: counters.result ?? NO_RESULT, progress })
+    if (counters.result === null) this.display.showProgress(progress)
+    else this.display.onEvent({ _tag: "RolloutFinished", result: counters.result, progress })
   }
 
   private start(planned: number, alreadyDone: number) {
     if (this.started) return
     this.started = true
     this.planned = planned
-    this.onEvent({ _tag: "RunStarted", runId: this.jobId, runDir: null, planned, alreadyDone })
+    this.display.onEvent({ _tag: "RunStarted", runId: this.jobId, runDir: null, planned, alreadyDone })
   }
 }

@@ -43,7 +43,7 @@ export const runBackendEval = (input: BackendEvalInput): Effect.Effect<ExitCode,
           const jobId = submitted.job_id
           io.stderr.write(`submitted job ${jobId} to ${client.baseUrl} (${planned} rollouts)\n`)
           const display = new ProgressDisplay(io.stderr, io.stderr.isTTY === true && options.json !== true)
-          const feed = new JobProgressFeed(display.onEvent, jobId, planned)
+          const feed = new JobProgressFeed(display, jobId, planned)
           const outcome = yield* followJob(client, jobId, { onUpdate: feed.onUpdate, detach }).pipe(
             Effect.ensuring(Effect.sync(() => display.stop())),
           )

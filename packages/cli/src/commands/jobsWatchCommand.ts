@@ -18,7 +18,7 @@ export const jobsWatchCommand = (jobId: string, options: JobsCommonOptions, io: 
       Effect.gen(function* () {
         const detach = yield* detachOnSignal
         const display = new ProgressDisplay(io.stderr, io.stderr.isTTY === true && options.json !== true)
-        const feed = new JobProgressFeed(display.onEvent, jobId, null)
+        const feed = new JobProgressFeed(display, jobId, null)
         const outcome = yield* followJob(client, jobId, { onUpdate: feed.onUpdate, detach }).pipe(
           Effect.ensuring(Effect.sync(() => display.stop())),
         )
