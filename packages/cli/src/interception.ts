@@ -2,12 +2,10 @@ import {
   type ConfigError,
   type EvalRunConfig,
   type InterceptionOptions,
-  Interceptor,
   loadPricingFile,
-  Pricing,
   policyUpstream,
 } from "@proctor/core"
-import { Context, Effect, Layer, type Scope } from "effect"
+import { Effect, type Scope } from "effect"
 
 export interface InterceptionSettings {
   /** `--no-intercept` turns it off. */
@@ -16,28 +14,29 @@ export interface InterceptionSettings {
   readonly pricingFile?: string | undefined
 }
 
+export interface EmbeddedInterception extends Omit<InterceptionOptions, "recordCalls"> {
+  /** Where task apps reach the interceptor (`http://127.0.0.1:PORT`). */
+  readonly url: string
+}
+
 /**
- * Starts the embedded inference interceptor on loopback for the life of the scope, pointed at the policy's
- * model. None when turned off, or when the policy names no `inference_url` to route.
+ * Starts the embedded inference interceptor on loopback, on a thread of its own, for the life of the scope,
+ * pointed at the policy's model. None when turned off, or when the policy names no `inference_url` to route.
  */
 export const embeddedInterception = (
   config: EvalRunConfig,
   env: Readonly<Record<string, string | undefined>>,
   settings: InterceptionSettings,
-): Effect.Effect<Omit<InterceptionOptions, "recordCalls"> | undefined, ConfigError, Scope.Scope> =>
+): Effect.Effect<EmbeddedInterception | undefined, ConfigError, Scope.Scope> =>
   Effect.gen(function* () {
     const upstream = settings.enabled ? policyUpstream(config, env) : null
     if (upstream === null) return undefined
-    const overrides = settings.pricingFile === undefined ? [] : yield* loadPricingFile(settings.pricingFile)
-    const pricing = Pricing.make(overrides)
+    const pricingOverrides = settings.pricingFile === undefined ? [] : yield* loadPricingFile(settings.pricingFile)
     // Loaded here, not at startup: fastify is a large part of the CLI's start time and only this path needs it.
-    const { InterceptorServerLayer } = yield* Effect.promise(() => import("@proctor/server"))
-    const context = yield* Layer.build(
-      InterceptorServerLayer({ host: "127.0.0.1", port: 0, priceCall: pricing.costOf }),
+    const { startInterceptorWorker } = yield* Effect.promise(() => import("@proctor/server"))
+    const running = yield* Effect.acquireRelease(
+      Effect.promise(() => startInterceptorWorker({ host: "127.0.0.1", port: 0, pricingOverrides })),
+      (running) => Effect.promise(running.stop),
     )
-    const interception: Omit<InterceptionOptions, "recordCalls"> = {
-      interceptor: Context.get(context, Interceptor),
-      upstream,
-    }
-    return interception
+    return { interceptor: running, upstream, url: running.url }
   })

@@ -1,11 +1,11 @@
 import { Effect, Exit } from "effect"
-import type { InterceptorService, InterceptorUpstream } from "./Interceptor.js"
+import type { InterceptorUpstream, RolloutInterception } from "./Interceptor.js"
 import type { ModelCall } from "./ModelCall.js"
 import { mergeSessionTraces, sessionTraceFromCalls } from "./SessionTrace.js"
 import type { FinalResult, RolloutTask, SolverService } from "./Solver.js"
 
 export interface InterceptionOptions {
-  readonly interceptor: InterceptorService
+  readonly interceptor: RolloutInterception
   /** The real model: the policy's configured `inference_url`, and the key proctor sends it. */
   readonly upstream: InterceptorUpstream
   /**

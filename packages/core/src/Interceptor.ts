@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Context, Effect, Layer, PubSub, type Redacted, type Scope } from "effect"
 import { InterceptorError } from "./InterceptorError.js"
-import { InterceptorCore, type PriceCall } from "./interceptor/internal/InterceptorCore.js"
+import { type CallOrigin, InterceptorCore, type PriceCall } from "./interceptor/internal/InterceptorCore.js"
 import type { ModelCall } from "./ModelCall.js"
 
-export type { PriceCall } from "./interceptor/internal/InterceptorCore.js"
+export type { CallOrigin, PriceCall } from "./interceptor/internal/InterceptorCore.js"
 
 export interface InterceptorOptions {
   /**
@@ -14,8 +14,17 @@ export interface InterceptorOptions {
   readonly baseUrl?: string | null | undefined
   /** Cost of one call in USD, null when unpriced. Defaults to "unpriced". */
   readonly priceCall?: PriceCall | undefined
-  /** Called synchronously with every finished call, after it is recorded (for callers outside Effect). */
-  readonly onCall?: ((call: ModelCall) => void) | undefined
+  /**
+   * Called synchronously with every finished call, after it is recorded (for callers outside Effect), with
+   * the rollout it belongs to and its index in that rollout's start order.
+   */
+  readonly onCall?: ((call: ModelCall, origin: CallOrigin) => void) | undefined
+  /**
+   * Keep each rollout's calls until `close` returns them (default true). False: `close` returns none and
+   * calls are only published as they finish, for a consumer that keeps them elsewhere (the interceptor
+   * thread sends each to the thread that opened the rollout, so none stays on the proxy's heap).
+   */
+  readonly keepCalls?: boolean | undefined
   /** Deadline for upstream headers and for each gap between body chunks; default 10 minutes. */
   readonly upstreamTimeoutMs?: number | undefined
   /** Keep-alive connections per upstream origin; default unlimited (streams hold a connection each). */
@@ -47,13 +56,20 @@ export interface InterceptedRollout {
   readonly inferenceUrl: string
 }
 
-export interface InterceptorService {
+/**
+ * What a runner needs of an interceptor: open a rollout's correlation id, and close it to take its calls.
+ * Served by an `Interceptor` in this thread or by one on a worker thread (`startInterceptorWorker`).
+ */
+export interface RolloutInterception {
   readonly open: (options: InterceptorOpenOptions) => Effect.Effect<InterceptedRollout, InterceptorError>
   /**
    * Ends a rollout and returns its calls in start order. Calls still in flight are aborted and recorded as
    * cancelled; the id answers 404 from now on. An unknown or already closed id gives no calls.
    */
   readonly close: (cid: string) => Effect.Effect<ReadonlyArray<ModelCall>>
+}
+
+export interface InterceptorService extends RolloutInterception {
   /** Every finished call of every rollout (for `model_calls.jsonl`); nothing is kept when nobody subscribes. */
   readonly calls: PubSub.PubSub<ModelCall>
   /**
@@ -91,10 +107,11 @@ export class Interceptor extends Context.Tag("@proctor/core/Interceptor")<Interc
               baseUrl: options.baseUrl ?? null,
               priceCall: options.priceCall ?? unpriced,
               // unsafeOffer: publishing from a node callback without running a fiber per call.
-              publish: (call) => {
+              publish: (call, origin) => {
                 calls.unsafeOffer(call)
-                onCall?.(call)
+                onCall?.(call, origin)
               },
+              keepCalls: options.keepCalls ?? true,
               upstreamTimeoutMs: options.upstreamTimeoutMs ?? DEFAULT_TIMEOUT_MS,
               connectionsPerOrigin: options.connectionsPerOrigin ?? null,
             }),

@@ -1,11 +1,12 @@
 import { Schema } from "effect"
 
-export const InterceptorErrorReason = Schema.Literal("NotListening", "InvalidUpstream")
+export const InterceptorErrorReason = Schema.Literal("NotListening", "InvalidUpstream", "Stopped")
 export type InterceptorErrorReason = typeof InterceptorErrorReason.Type
 
 /**
  * Opening a rollout on the interceptor failed: it has no public URL yet (`NotListening`: the server has
- * not started), or the upstream base URL is not an absolute http(s) URL (`InvalidUpstream`).
+ * not started), the upstream base URL is not an absolute http(s) URL (`InvalidUpstream`), or the interceptor
+ * has stopped (`Stopped`: closed, or its worker thread exited).
  */
 export class InterceptorError extends Schema.TaggedError<InterceptorError>()("InterceptorError", {
   reason: InterceptorErrorReason,

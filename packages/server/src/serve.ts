@@ -79,7 +79,10 @@ export const listApiKeys = (options: KeyStoreOptions): Promise<ReadonlyArray<Api
     Effect.flatMap(JobStore, (store) => store.listApiKeys),
   )
 
-/** `proctor keys revoke ID`: the key stops working at once; its jobs stay. False when no active key has that id. */
+/**
+ * `proctor keys revoke ID`: the key stops working at once, except that a running server's status route may still
+ * accept it for its `apiKeyCacheTtlMs` (1 s by default); its jobs stay. False when no active key has that id.
+ */
 export const revokeApiKey = (options: KeyStoreOptions & { readonly id: string }): Promise<boolean> =>
   withStore(
     options,

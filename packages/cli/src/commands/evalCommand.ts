@@ -164,9 +164,7 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
           pricingFile: options.pricing,
         })
         if (interception !== undefined && options.json !== true) {
-          io.stderr.write(
-            `model calls traced through ${interception.interceptor.baseUrl()} → ${interception.upstream.baseUrl}\n`,
-          )
+          io.stderr.write(`model calls traced through ${interception.url} → ${interception.upstream.baseUrl}\n`)
         }
         return yield* withRunEvents(display.onEvent, (events) =>
           resumeDir === undefined

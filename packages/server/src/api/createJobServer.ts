@@ -8,6 +8,7 @@ import { SecretBox } from "../jobs/SecretBox.js"
 import { ServerMetrics } from "../jobs/ServerMetrics.js"
 import { errorBody } from "./httpError.js"
 import { INTERCEPTOR_PREFIX, registerInterceptorRoutes } from "./interceptorRoutes.js"
+import { ApiKeyCache, DEFAULT_API_KEY_CACHE_TTL_MS } from "./internal/ApiKeyCache.js"
 import type { RequestLimits } from "./JobCreateRequest.js"
 import { type ApiRuntime, registerJobRoutes } from "./jobRoutes.js"
 import { buildOpenApi } from "./openapi.js"
@@ -34,6 +35,12 @@ export interface JobServerOptions extends Omit<JobManagerOptions, "solverFor"> {
   readonly maxConcurrency?: number | undefined
   /** Per-key token bucket; `false` turns rate limiting off. */
   readonly rateLimit?: RateLimitOptions | false | undefined
+  /**
+   * How long the status route (`GET /api/eval/jobs/{id}`, the one clients poll) trusts an API key the database
+   * returned without asking it again: a revoked key may read job statuses for up to this long, every other route
+   * refuses it at once. Default 1000 ms; 0 asks the database on every request.
+   */
+  readonly apiKeyCacheTtlMs?: number | undefined
   /** When set, jobs may only target these task-app hosts (`host`, `host:port`, `*.suffix`). */
   readonly allowedTaskAppHosts?: ReadonlyArray<string> | undefined
   /** How long `shutdown` lets in-flight rollouts finish. Default 30 s. */
@@ -74,7 +81,7 @@ const urlOf = (address: AddressInfo) => {
   return `http://${address.family === "IPv6" ? `[${host}]` : host}:${address.port}`
 }
 
-/** The layers of a job server: the store, the secret box, metrics, the job manager and the rate limiter. */
+/** The layers of a job server: the store, the secret box, metrics, the job manager, the rate limiter and key cache. */
 export const jobServerLayer = (options: JobServerOptions) => {
   if (options.databaseUrl === undefined && options.dataDir === undefined) {
     throw new Error("createJobServer needs a dataDir (SQLite) or a databaseUrl (PostgreSQL)")
@@ -98,7 +105,8 @@ export const jobServerLayer = (options: JobServerOptions) => {
       ? Layer.mergeAll(store, box, metrics)
       : Layer.mergeAll(store, box, metrics, interceptor.pipe(Layer.provide(metrics)))
   const rateLimit = options.rateLimit === false ? null : (options.rateLimit ?? defaultRateLimit)
-  return Layer.mergeAll(JobManager.layer(options), RateLimiter.layer(rateLimit)).pipe(Layer.provideMerge(base))
+  const apiKeys = ApiKeyCache.layer({ ttlMs: options.apiKeyCacheTtlMs ?? DEFAULT_API_KEY_CACHE_TTL_MS })
+  return Layer.mergeAll(JobManager.layer(options), RateLimiter.layer(rateLimit), apiKeys).pipe(Layer.provideMerge(base))
 }
 
 const describeBuildFailure = (cause: Cause.Cause<unknown>) => {

@@ -10,15 +10,17 @@ import type { SecretBoxError } from "../jobs/SecretBox.js"
 import { ServerMetrics } from "../jobs/ServerMetrics.js"
 import { InvalidRequest } from "./ApiErrors.js"
 import { JobListQuery, ResultsQuery } from "./ApiSchemas.js"
-import { authenticate, jobFor } from "./authenticate.js"
+import { authenticate, authenticateKeyHash, bearerKeyHash, jobFor, jobNotFound, mayRead } from "./authenticate.js"
 import { type ApiFailure, errorBody, httpErrorOf } from "./httpError.js"
+import { ApiKeyCache } from "./internal/ApiKeyCache.js"
 import { jsonlBody, jsonResultsBody, pagesOf, tracesZipBody } from "./internal/bodies.js"
 import { issuesOf } from "./internal/issues.js"
+import { makeLruMap } from "./internal/LruMap.js"
 import { decodeJobRequest, type RequestLimits } from "./JobCreateRequest.js"
-import type { RateLimiter } from "./RateLimiter.js"
+import { RateLimiter } from "./RateLimiter.js"
 import { streamJobEvents } from "./sse.js"
 
-export type ApiServices = JobStore | JobManager | RateLimiter | ServerMetrics
+export type ApiServices = JobStore | JobManager | RateLimiter | ApiKeyCache | ServerMetrics
 export type ApiRuntime = ManagedRuntime.ManagedRuntime<ApiServices, JobStoreError | SecretBoxError>
 
 export interface JobRoutesOptions {
@@ -81,6 +83,16 @@ const statsOf = (store: JobStoreService, manager: JobManagerService, job: JobRec
   return Effect.map(store.resultStats([job.id]), (stats) => stats.get(job.id) ?? emptyStats)
 }
 
+const JSON_UTF8 = "application/json; charset=utf-8"
+
+/** Ended jobs whose status body is kept: more than a server's clients poll at once. */
+const CACHED_ENDED_JOBS = 1_024
+/**
+ * A body holds the job's seed list, up to 100,000 seeds (~600 KB): only bodies up to this size are kept, so the
+ * cache stays under ~16 MB. Bigger ones are rebuilt from the database on each poll, as before.
+ */
+const MAX_CACHED_STATUS_CHARS = 16_384
+
 /** `?format=` decides; without it, an Accept header asking for NDJSON / JSON Lines does. */
 const wantsJsonl = (request: FastifyRequest, format: "json" | "jsonl" | undefined) =>
   format !== undefined
@@ -89,11 +101,17 @@ const wantsJsonl = (request: FastifyRequest, format: "json" | "jsonl" | undefine
 
 /**
  * The eval job API. Each route only decodes, runs one Effect on the server's runtime and sends what it returns:
- * the work is in `JobManager` and `JobStore`, the status codes in `httpErrorOf`.
+ * the work is in `JobManager` and `JobStore`, the status codes in `httpErrorOf`. The status route, which clients
+ * poll, first tries to answer from memory without an Effect.
  */
 export const registerJobRoutes = async (app: FastifyInstance, runtime: ApiRuntime, options: JobRoutesOptions) => {
   const store = await runtime.runPromise(JobStore)
   const manager = await runtime.runPromise(JobManager)
+  const rateLimiter = await runtime.runPromise(RateLimiter)
+  const apiKeys = await runtime.runPromise(ApiKeyCache)
+  // An ended job's row and stats never change again, so its status body is serialized once and kept, with its
+  // owner: who may read it is still checked on every request.
+  const endedStatuses = makeLruMap<string, { readonly ownerKeyId: string; readonly body: string }>(CACHED_ENDED_JOBS)
 
   const run = <A>(request: FastifyRequest, reply: FastifyReply, program: Effect.Effect<A, ApiFailure, ApiServices>) =>
     runtime
@@ -152,17 +170,47 @@ export const registerJobRoutes = async (app: FastifyInstance, runtime: ApiRuntim
     ),
   )
 
-  app.get<{ Params: { id: string } }>("/api/eval/jobs/:id", (request, reply) =>
-    run(
-      request,
-      reply,
-      Effect.gen(function* () {
-        const key = yield* authenticate(request.headers.authorization)
-        const job = yield* jobFor(key, request.params.id)
-        return statusView(job, yield* statsOf(store, manager, job))
-      }),
-    ),
-  )
+  /** The status body of a job the key may see, serialized; an ended job's is kept for the next poll. */
+  const statusBody = (key: ApiKeyRecord, jobId: string) =>
+    Effect.gen(function* () {
+      const job = yield* jobFor(key, jobId)
+      const body = JSON.stringify(statusView(job, yield* statsOf(store, manager, job)))
+      if (isTerminal(job.status) && body.length <= MAX_CACHED_STATUS_CHARS) {
+        endedStatuses.set(job.id, { ownerKeyId: job.ownerKeyId, body })
+      }
+      return body
+    })
+
+  /**
+   * The status route is the one clients poll, so it answers from memory when it can: with a key the database
+   * returned within the key cache's TTL and an ended job, the answer is an `Exit`, known without the database or
+   * a fiber. Otherwise it is the Effect that reads what is missing. Either way one token leaves the key's bucket.
+   */
+  const jobStatus = (
+    authorization: string | undefined,
+    jobId: string,
+  ): Exit.Exit<string, ApiFailure> | Effect.Effect<string, ApiFailure, ApiServices> => {
+    const keyHash = bearerKeyHash(authorization)
+    if (Either.isLeft(keyHash)) return Exit.fail(keyHash.left)
+    const key = apiKeys.cached(keyHash.right)
+    if (key === null) return Effect.flatMap(authenticateKeyHash(keyHash.right), (key) => statusBody(key, jobId))
+    const limited = rateLimiter.tryTake(key.id)
+    if (limited !== null) return Exit.fail(limited)
+    const ended = endedStatuses.get(jobId)
+    if (ended === undefined) return statusBody(key, jobId)
+    return mayRead(key, ended.ownerKeyId) ? Exit.succeed(ended.body) : Exit.fail(jobNotFound(jobId))
+  }
+
+  // The body is already JSON: with its content type set, fastify sends the string as it is.
+  const sendStatus = (request: FastifyRequest, reply: FastifyReply, exit: Exit.Exit<string, ApiFailure>) =>
+    Exit.isSuccess(exit) ? reply.type(JSON_UTF8).send(exit.value) : sendFailure(reply, request.log, exit.cause)
+
+  app.get<{ Params: { id: string } }>("/api/eval/jobs/:id", (request, reply) => {
+    const status = jobStatus(request.headers.authorization, request.params.id)
+    return Exit.isExit(status)
+      ? sendStatus(request, reply, status)
+      : runtime.runPromiseExit(status).then((exit) => sendStatus(request, reply, exit))
+  })
 
   app.post<{ Params: { id: string } }>("/api/eval/jobs/:id/cancel", (request, reply) =>
     run(
@@ -189,7 +237,7 @@ export const registerJobRoutes = async (app: FastifyInstance, runtime: ApiRuntim
     const pages = pagesOf((after, limit) => runtime.runPromise(store.resultPage(job.id, after, limit)))
     if (wantsJsonl(request, query.format)) return reply.type("application/x-ndjson").send(jsonlBody(pages))
     const head = { job_id: job.id, status: job.status, summary: summaryView(job, stats), run_summary: job.summary }
-    return reply.type("application/json; charset=utf-8").send(jsonResultsBody(head, pages))
+    return reply.type(JSON_UTF8).send(jsonResultsBody(head, pages))
   })
 
   app.get<{ Params: { id: string } }>("/api/eval/jobs/:id/traces", async (request, reply) => {

@@ -16,10 +16,18 @@ import type { Recorder, Session, Target } from "./Session.js"
 
 export type PriceCall = (provider: string | null, model: string | null, usage: TokenUsage | null) => number | null
 
+/** Which rollout a published call belongs to, and its place in that rollout's start order. */
+export interface CallOrigin {
+  readonly cid: string
+  readonly index: number
+}
+
 export interface CoreOptions {
   readonly baseUrl: string | null
   readonly priceCall: PriceCall
-  readonly publish: (call: ModelCall) => void
+  readonly publish: (call: ModelCall, origin: CallOrigin) => void
+  /** Keep each rollout's calls until it closes (`close` returns them); otherwise they are only published. */
+  readonly keepCalls: boolean
   readonly upstreamTimeoutMs: number
   readonly connectionsPerOrigin: number | null
 }
@@ -119,6 +127,7 @@ export class InterceptorCore implements Recorder {
       target,
       apiKey: key === "" ? null : key,
       provider: provider === undefined || provider === null || provider === "" ? target.inferredProvider : provider,
+      started: 0,
       calls: [],
       inFlight: new Set(),
       open: true,
@@ -133,7 +142,8 @@ export class InterceptorCore implements Recorder {
     for (const call of [...session.inFlight]) call.cancel("rollout closed before the call finished", true)
     session.open = false
     this.sessions.delete(cid)
-    return session.calls.filter((call): call is ModelCall => call !== undefined)
+    // Indexed by start order, so sparse when calls were not kept: the holes are skipped.
+    return session.calls.filter((call) => call !== undefined)
   }
 
   handle(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
@@ -182,9 +192,9 @@ export class InterceptorCore implements Recorder {
   }
 
   record(session: Session, slot: number, call: ModelCall): void {
-    if (session.open) session.calls[slot] = call
+    if (session.open && this.options.keepCalls) session.calls[slot] = call
     try {
-      this.options.publish(call)
+      this.options.publish(call, { cid: session.cid, index: slot })
     } catch {
       // An observer's failure must not break the proxy; observers handle their own errors.
     }

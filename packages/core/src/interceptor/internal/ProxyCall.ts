@@ -67,8 +67,7 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
     private readonly adapter: ApiAdapter,
     private readonly res: ServerResponse,
   ) {
-    this.slot = session.calls.length
-    session.calls.push(undefined)
+    this.slot = session.started++
     session.inFlight.add(this)
     res.once("close", this.onClientClose)
   }

@@ -25,8 +25,10 @@ export interface Session {
   readonly target: Target
   readonly apiKey: string | null
   readonly provider: string | null
-  /** In start order; a slot is reserved when a call starts and filled when it finishes. */
-  readonly calls: Array<ModelCall | undefined>
+  /** Calls started so far: the next call's index (its place in start order). */
+  started: number
+  /** Finished calls by index, when the interceptor keeps them for `close`. */
+  readonly calls: Array<ModelCall>
   readonly inFlight: Set<Cancellable>
   open: boolean
 }

@@ -1,0 +1,3 @@
+import { runInterceptorWorker } from "../runInterceptorWorker.js"
+
+await runInterceptorWorker()

@@ -1,0 +1,52 @@
+import type { InterceptorErrorReason, ModelCall, PricingOverrides } from "@proctor/core"
+
+/** What the interceptor thread is started with (`workerData`). */
+export interface WorkerSettings {
+  readonly host: string
+  readonly port: number
+  readonly pricingOverrides: PricingOverrides
+  readonly upstreamTimeoutMs: number | undefined
+  readonly connectionsPerOrigin: number | null | undefined
+  readonly bodyLimit: number | undefined
+}
+
+export interface OpenMessage {
+  readonly op: "open"
+  readonly id: number
+  readonly runId: string
+  readonly rolloutId: string
+  readonly seed: number
+  readonly attempt: number
+  readonly upstream: {
+    readonly baseUrl: string
+    /** The upstream key crosses to the thread in memory only: never logged, never recorded. */
+    readonly apiKey: string | null
+    readonly provider: string | null
+  }
+}
+
+export interface CloseMessage {
+  readonly op: "close"
+  readonly id: number
+  readonly cid: string
+}
+
+export interface StopMessage {
+  readonly op: "stop"
+}
+
+export type ToWorker = OpenMessage | CloseMessage | StopMessage
+
+export type FromWorker =
+  | { readonly op: "listening"; readonly url: string }
+  | { readonly op: "failed"; readonly message: string }
+  | { readonly op: "opened"; readonly id: number; readonly cid: string; readonly inferenceUrl: string }
+  | { readonly op: "refused"; readonly id: number; readonly reason: InterceptorErrorReason; readonly message: string }
+  | { readonly op: "closed"; readonly id: number }
+  /** A finished call, sent as it finishes so the thread keeps none; before the `closed` of its rollout. */
+  | { readonly op: "call"; readonly cid: string; readonly index: number; readonly call: ModelCall }
+
+export type Reply = Extract<FromWorker, { readonly id: number }>
+
+/** Replies to requests carry the request's id; the thread's own announcements do not. */
+export const isReply = (message: FromWorker): message is Reply => "id" in message
