@@ -7,9 +7,11 @@
  *   {id, op: "close", cid, detail}  → {id, calls, ok, latencies?}   (latencies: the interceptor's own
  *                                                                    latency_ms / ttft_ms of each call)
  *   {id, op: "memory", gc}          → {id, rss, heapUsed, heapTotal, external, arrayBuffers, openRollouts,
- *                                      inFlight}                    (gc: collect first; needs --expose-gc;
- *                                                                    heap figures are the thread's, RSS the
- *                                                                    process's)
+ *                                      inFlight}                    (gc: collect first, on both threads;
+ *                                                                    needs --expose-gc; heap figures are the
+ *                                                                    two threads' heaps added up — this one
+ *                                                                    holds each rollout's calls until it
+ *                                                                    closes, as the runner's thread does)
  *   {id, op: "pauses"}              → {id, loopDelay {p50, p99, max}, minor {count, ms, max}, major {…},
  *                                      stalls [[start, ms]], gcPauses [[start, ms]]}   (the thread's)
  *
@@ -60,6 +62,9 @@ const running = await startInterceptorWorker({
   entry: new URL("./interceptorWorker.js", import.meta.url),
 })
 
+type HeapFigure = "heapUsed" | "heapTotal" | "external" | "arrayBuffers"
+const gc = (globalThis as { gc?: () => void }).gc
+
 /** Asks the probes on the interceptor's thread. */
 let nextProbe = 0
 const probe = (message: { readonly op: "memory" | "pauses"; readonly gc?: boolean }) =>
@@ -107,9 +112,22 @@ const answer = async (message: Message): Promise<object> => {
     case "pauses":
       return probe({ op: "pauses" })
     case "memory": {
-      const heap = await probe({ op: "memory", gc: message.gc })
+      const proxy = (await probe({ op: "memory", gc: message.gc })) as Record<HeapFigure, number>
+      if (message.gc && gc !== undefined) {
+        gc()
+        gc()
+      }
+      const here = process.memoryUsage()
       const open = await health()
-      return { rss: process.memoryUsage().rss, ...heap, openRollouts: open.open_rollouts, inFlight: open.in_flight }
+      return {
+        rss: here.rss,
+        heapUsed: here.heapUsed + proxy.heapUsed,
+        heapTotal: here.heapTotal + proxy.heapTotal,
+        external: here.external + proxy.external,
+        arrayBuffers: here.arrayBuffers + proxy.arrayBuffers,
+        openRollouts: open.open_rollouts,
+        inFlight: open.in_flight,
+      }
     }
   }
 }

@@ -4,7 +4,7 @@
  * Three kinds of process, so none shares an event loop with another:
  *   - the upstream: the baseline model (`examples/baseline-model/dist/main.js`), one with no added latency
  *     and one with 20 ms;
- *   - the interceptor: `startInterceptor` with proctor's pricing, as `proctor eval` embeds it
+ *   - the interceptor: `startInterceptorWorker` (its own thread) with proctor's pricing, as `proctor eval` runs it
  *     (`interceptorProcess.ts`), driven over IPC to open and close rollouts;
  *   - this process: the load generator.
  *
@@ -28,7 +28,7 @@
  * --interceptor-flags "FLAGS" (more node/V8 flags for the interceptor process, for experiments).
  */
 import { type ChildProcess, fork, spawn, spawnSync } from "node:child_process"
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 import { cpus, release, totalmem } from "node:os"
 import { dirname, join } from "node:path"
 import { createInterface } from "node:readline"
@@ -309,10 +309,33 @@ const startInterceptorProcess = async (): Promise<InterceptorProcess> => {
   }
 }
 
-/** Times the kernel took the CPU away from a process while it could run (nonvoluntary_ctxt_switches). */
-const preemptions = (pid: number): number => {
+/** CPU time (user + system, clock ticks) of one thread of a process. */
+const threadTicks = (pid: number, tid: string): number => {
   try {
-    const match = /nonvoluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
+    // Fields after the parenthesised name: utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return Number(fields[11]) + Number(fields[12])
+  } catch {
+    return 0
+  }
+}
+
+/** The thread of a process that has used the most CPU: the interceptor's own thread once it has served. */
+const busiestThread = (pid: number): string => {
+  let busiest = String(pid)
+  let most = -1
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const ticks = threadTicks(pid, tid)
+    if (ticks > most) [busiest, most] = [tid, ticks]
+  }
+  return busiest
+}
+
+/** Times the kernel took the CPU away from a thread while it could run (nonvoluntary_ctxt_switches). */
+const preemptions = (pid: number, tid: string): number => {
+  try {
+    const match = /nonvoluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/task/${tid}/status`, "utf8"))
     return match === null ? 0 : Number(match[1])
   } catch {
     return 0
@@ -585,7 +608,8 @@ const openLoop = async (
   }
 
   await interceptor.pauses()
-  const preempted0 = preemptions(interceptor.pid)
+  const proxyThread = busiestThread(interceptor.pid)
+  const preempted0 = preemptions(interceptor.pid, proxyThread)
   const meter = startCpuMeter(interceptor.pid, upstreamPids)
   const t0 = performance.now() + 10
   const slotTime = (slot: number) => t0 + (slot >> 1) * period + (slot & 1) * (period / 2)
@@ -605,7 +629,7 @@ const openLoop = async (
   await Promise.all(pending)
   const cpu = meter()
   const pauses = await interceptor.pauses()
-  const preempted = preemptions(interceptor.pid) - preempted0
+  const preempted = preemptions(interceptor.pid, proxyThread) - preempted0
 
   // Close what is left (the last rollout of each slot, and the spare opened ahead), then account.
   for (const slot of slots) {
@@ -889,8 +913,10 @@ const renderSection = (phases: ReadonlyArray<PhaseStats>, memory: MemoryResult |
       `sharing the cores. Load average (1/5/15 min) at the start: ${info.loadBefore}; at the end: ${info.loadAfter}.`,
     "",
     "Setup: the upstream is the baseline model (`examples/baseline-model`, fastify) in its own process, with no " +
-      `added latency (and a second one with ${SLOW_LATENCY_MS} ms); the interceptor is \`startInterceptor\` with ` +
-      "proctor's pricing in another process (as `proctor eval` embeds it), with an upstream key configured and " +
+      `added latency (and a second one with ${SLOW_LATENCY_MS} ms); the interceptor is \`startInterceptorWorker\` ` +
+      "(a worker thread of its own, with proctor's pricing and its default 12 MiB young generation) in another " +
+      "process, as `proctor eval` runs it (there the process is the runner's; here its main thread only relays " +
+      "the bench's IPC), with an upstream key configured and " +
       `${CIDS} rollouts open at a time during each phase, each taking ${CALLS_PER_ROLLOUT} proxied calls before it is ` +
       "closed and replaced (open and close over IPC, as a run's rollouts come and go); this process is the load generator " +
       "(undici `Pool`s). Each phase is an **open loop**: a fixed schedule of " +
@@ -931,8 +957,8 @@ const renderSection = (phases: ReadonlyArray<PhaseStats>, memory: MemoryResult |
   ]
   lines.push(
     "What stalls the interceptor during each phase: its event-loop delay (sampled every 2 ms), its GC pauses " +
-      "on the main thread, how often the kernel took its core away while it could run (involuntary context " +
-      "switches), and the machine's CPU pressure (Linux PSI: the share of the time some runnable task — ours or " +
+      "on its thread, how often the kernel took that thread's core away while it could run (involuntary context " +
+      "switches of the process's busiest thread, the interceptor's), and the machine's CPU pressure (Linux PSI: the share of the time some runnable task — ours or " +
       "anyone's — waited for a core). The last three columns line the interceptor's stalls (its event loop " +
       `late by ${STALL_FOR_TAIL_MS} ms or more, whatever the cause) and GC pauses (${STALL_FOR_TAIL_MS} ms or more) up ` +
       "with the proxied requests in flight: for the slowest 1% by paired difference, against all proxied requests.",
@@ -989,8 +1015,10 @@ const renderSection = (phases: ReadonlyArray<PhaseStats>, memory: MemoryResult |
         `${memory.seconds.toFixed(1)} s (${int(memory.calls / memory.seconds)} calls/s, ` +
         `${int((memory.cpu.interceptor / memory.calls) * 1e6)} µs interceptor CPU per call, others ` +
         `${cores(memory.cpu.otherCores)} cores)${memory.failures > 0 ? `; **${memory.failures} failures**` : ""}. ` +
-        "The interceptor's `process.memoryUsage()` is read over IPC after every " +
-        `${int(memory.calls / MEMORY_SAMPLES)} calls, when no rollout is open — as it is, then after a full GC.`,
+        "The interceptor's memory is read over IPC after every " +
+        `${int(memory.calls / MEMORY_SAMPLES)} calls, when no rollout is open — as it is, then after a full GC: ` +
+        "heapUsed is the heaps of its two threads added up (`process.memoryUsage()` on each: the interceptor's, " +
+        "and the one that opened the rollouts and holds each one's calls until it closes), RSS the whole process's.",
       "",
       "| calls | rollouts closed | RSS (MiB) | heapUsed (MiB) | RSS after GC (MiB) | heapUsed after GC (MiB) | open rollouts | in flight |",
       "|---:|---:|---:|---:|---:|---:|---:|---:|",

@@ -98,7 +98,7 @@ export const keysListCommand = (options: KeysStoreOptions, io: Io): Effect.Effec
     },
   )
 
-/** `proctor keys revoke ID`: the key stops working at once; its jobs stay. */
+/** `proctor keys revoke ID`: the key stops working (a running server's status polls within a second); its jobs stay. */
 export const keysRevokeCommand = (id: string, options: KeysStoreOptions, io: Io): Effect.Effect<ExitCode> =>
   withServer(
     "revoke",
