@@ -26,6 +26,8 @@
  */
 import { type ChildProcess, fork, spawn, spawnSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { cpus, release, tmpdir, totalmem } from "node:os"
 import { dirname, join } from "node:path"
 import { createInterface } from "node:readline"
@@ -297,12 +299,13 @@ const api = async (server: ServerProcess, key: string, method: "GET" | "POST", p
 const submitJob = async (
   server: ServerProcess,
   key: string,
-  taskApp: PortProcess,
+  taskAppOrigin: string,
   seeds: number,
   concurrency: number,
+  timeoutS = 60,
 ) => {
   const body = {
-    task_app_url: taskApp.origin,
+    task_app_url: taskAppOrigin,
     task_app_api_key: null,
     app_id: "bench",
     env_name: "bench",
@@ -312,7 +315,7 @@ const submitJob = async (
     env_config: {},
     mode: "eval",
     max_concurrent: concurrency,
-    timeout: 60,
+    timeout: timeoutS,
   }
   const { job_id } = JSON.parse(await api(server, key, "POST", "/api/eval/jobs", body)) as { job_id: string }
   return job_id
@@ -503,7 +506,7 @@ const runBigJob = async (server: ServerProcess, key: string, taskApp: PortProces
   let submitSeconds: number
   let final: StatusBody
   try {
-    jobId = await submitJob(server, key, taskApp, BIG_SEEDS, BIG_CONCURRENCY)
+    jobId = await submitJob(server, key, taskApp.origin, BIG_SEEDS, BIG_CONCURRENCY)
     submitSeconds = (performance.now() - t0) / 1000
     log(`  submitted ${jobId} (${BIG_SEEDS} seeds) in ${submitSeconds.toFixed(2)} s`)
     final = await waitForJob(server, key, jobId, 1000, (status, ms) => {
@@ -691,7 +694,12 @@ const thin = (samples: ReadonlyArray<MemorySample>, max: number): ReadonlyArray<
   return [...picked].sort((a, b) => a - b).map((i) => samples[i]!)
 }
 
-const renderSection = (rounds: ReadonlyArray<Round>, big: BigJobResult | null, info: RunInfo): string => {
+const renderSection = (
+  rounds: ReadonlyArray<Round>,
+  running: LoadResult,
+  big: BigJobResult | null,
+  info: RunInfo,
+): string => {
   const cpu = cpus()
   const row = (cells: ReadonlyArray<string>) => `| ${cells.join(" | ")} |`
   const med = (pick: (r: Round) => number) => median(rounds.map(pick))
@@ -724,7 +732,10 @@ const renderSection = (rounds: ReadonlyArray<Round>, big: BigJobResult | null, i
       `${WARMUP_S} s each, ${rounds.length} rounds, alternating which goes first. req/s is requests ÷ duration; ` +
       "latencies are percentiles of each 2xx response's own time as autocannon reports it (its `response` event, " +
       "sub-millisecond); *CPU µs/req* is the answering process's user + system CPU per request; *others* is the CPU " +
-      "(in cores) of processes other than the bench's own during the measurement.",
+      "(in cores) of processes other than the bench's own during the measurement. The job has ended, so this is the " +
+      "path a finished job's polls take: the server keeps an ended job's serialised status (its row and stats never " +
+      "change again) and a key the database returned for 1 s (so a revoked key is refused on this route within " +
+      "1 s, on every other route at once); ownership and the rate limit are checked on every request.",
     "",
     "| round | job server req/s | p50 / p99 (ms) | bare fastify req/s | p50 / p99 (ms) | ratio | CPU µs/req: job server / bare | others (cores): job server / bare |",
     "|---|---:|---:|---:|---:|---:|---:|---:|",
@@ -754,6 +765,12 @@ const renderSection = (rounds: ReadonlyArray<Round>, big: BigJobResult | null, i
     `Ratio of each round's job server to its own bare run: ${rounds.map((r) => ratio(r.server.rps / r.bare.rps)).join(", ")}. ` +
       `Load generator CPU per request (median): ${int(med((r) => r.server.clientCpuUs))} µs against the job server, ` +
       `${int(med((r) => r.bare.clientCpuUs))} µs against the bare route.`,
+    "",
+    `Not a target, for comparison: the status of a job still **running** (one rollout held open by a task app ` +
+      "that never answers), answered from the row the server read when the job started and the job's live " +
+      `tallies, serialised on every poll: ${int(running.rps)} req/s, p50 ${ms(running.latency.p50)} / p99 ${ms(running.latency.p99)} ms, ` +
+      `${int(running.serverCpuUs)} µs server CPU per request (${DURATION_S} s, ${CONNECTIONS} connections, ` +
+      `others ${cores(running.otherCores)} cores).`,
     "",
     "Targets:",
     "",
@@ -930,6 +947,43 @@ const renderBigJob = (big: BigJobResult): ReadonlyArray<string> => {
   ]
 }
 
+/**
+ * The status of a job that is still running: one rollout sent to a task app that takes it and never answers,
+ * so nothing changes while autocannon polls it. Cancelled afterwards.
+ */
+const measureRunningJob = async (
+  server: ServerProcess,
+  key: string,
+  auth: Record<string, string>,
+  pids: ReadonlyArray<number>,
+): Promise<LoadResult> => {
+  const silent = createServer((req, res) => {
+    if (req.url === "/health") res.writeHead(200, { "content-type": "application/json" }).end('{"healthy":true}')
+    else req.resume()
+  })
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve))
+  try {
+    const origin = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`
+    const jobId = await submitJob(server, key, origin, 1, 1, 3_600)
+    let statusText = ""
+    for (let tries = 0; ; tries++) {
+      statusText = await api(server, key, "GET", `/api/eval/jobs/${jobId}`)
+      if ((JSON.parse(statusText) as StatusBody).status === "running") break
+      if (tries === 100) throw new Error(`job ${jobId} is not running: ${statusText}`)
+      await sleep(50)
+    }
+    const url = `${server.url}/api/eval/jobs/${jobId}`
+    await waitForQuiet(pids)
+    const result = await hammer("server", url, auth, statusText, DURATION_S, server.pid, [])
+    log(`running job: ${describeLoad(result)}`)
+    await api(server, key, "POST", `/api/eval/jobs/${jobId}/cancel`)
+    return result
+  } finally {
+    silent.closeAllConnections()
+    silent.close()
+  }
+}
+
 // -------------------------------------------------------------------------------------------------- main
 
 const main = async () => {
@@ -947,7 +1001,7 @@ const main = async () => {
     const key = created.key
     log(`job server ${server.url} (pid ${server.pid}), task app ${taskApp.origin}; load average ${loadBefore}`)
 
-    const smallJobId = await submitJob(server, key, taskApp, SMALL_SEEDS, 4)
+    const smallJobId = await submitJob(server, key, taskApp.origin, SMALL_SEEDS, 4)
     await waitForJob(server, key, smallJobId, 100)
     const statusText = await api(server, key, "GET", `/api/eval/jobs/${smallJobId}`)
     const bodyFile = join(tmp, "status.json")
@@ -985,6 +1039,7 @@ const main = async () => {
     }
     await bare.stop()
     bare = null
+    const running = await measureRunningJob(server, key, auth, [server.pid, taskApp.pid])
     await server.stop()
     server = null
 
@@ -997,7 +1052,7 @@ const main = async () => {
       big = await runBigJob(server, key, taskApp)
     }
 
-    const section = renderSection(rounds, big, {
+    const section = renderSection(rounds, running, big, {
       startedAt,
       proctor: describeProctor(),
       loadBefore,

@@ -190,6 +190,33 @@ describe("status polls of jobs that have not ended", () => {
   })
 })
 
+describe("status polls of a job this process runs", () => {
+  it("are its stored row with live counts, byte for byte the list route's view, and a 404 for another key", async () => {
+    const app = await startTestTaskApp({ gateFrom: 100 })
+    const server = await startTestServer({ cancelGraceMs: 100 })
+    try {
+      const client = apiClient(server.url, server.userKey)
+      const other = apiClient(server.url, (await createApiKey({ dataDir: server.dataDir, name: "other" })).key)
+      const jobId = (await client.post("/api/eval/jobs", synthJobBody(app.url, [1, 2, 101]))).body.job_id as string
+      const polled = await waitFor("two of its rollouts to finish", async () => {
+        const now = await rawStatus(client, jobId)
+        const body = JSON.parse(now.text) as { status: string; results: { completed: number } }
+        return body.status === "running" && body.results.completed === 2 ? now : undefined
+      })
+      expect(polled.type).toBe(JSON_UTF8)
+      const listed = await client.get<{ jobs: Array<{ job_id: string }> }>("/api/eval/jobs")
+      expect(JSON.stringify(listed.body.jobs.find((job) => job.job_id === jobId))).toBe(polled.text)
+      expect((await rawStatus(other, jobId)).status).toBe(404)
+
+      app.open()
+      expect(await waitForJob(client, jobId)).toMatchObject({ status: "completed", results: { completed: 3 } })
+    } finally {
+      await server.close()
+      await app.close()
+    }
+  })
+})
+
 describe("the status route's API key cache", () => {
   // A 404 for a job that does not exist means the key was accepted; a 401 that it was refused.
 

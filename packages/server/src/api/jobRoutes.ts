@@ -183,8 +183,9 @@ export const registerJobRoutes = async (app: FastifyInstance, runtime: ApiRuntim
 
   /**
    * The status route is the one clients poll, so it answers from memory when it can: with a key the database
-   * returned within the key cache's TTL and an ended job, the answer is an `Exit`, known without the database or
-   * a fiber. Otherwise it is the Effect that reads what is missing. Either way one token leaves the key's bucket.
+   * returned within the key cache's TTL, and an ended job or one this process is running, the answer is an `Exit`,
+   * known without the database or a fiber. Otherwise it is the Effect that reads what is missing. Either way one
+   * token leaves the key's bucket.
    */
   const jobStatus = (
     authorization: string | undefined,
@@ -197,8 +198,14 @@ export const registerJobRoutes = async (app: FastifyInstance, runtime: ApiRuntim
     const limited = rateLimiter.tryTake(key.id)
     if (limited !== null) return Exit.fail(limited)
     const ended = endedStatuses.get(jobId)
-    if (ended === undefined) return statusBody(key, jobId)
-    return mayRead(key, ended.ownerKeyId) ? Exit.succeed(ended.body) : Exit.fail(jobNotFound(jobId))
+    if (ended !== undefined) {
+      return mayRead(key, ended.ownerKeyId) ? Exit.succeed(ended.body) : Exit.fail(jobNotFound(jobId))
+    }
+    const running = manager.liveStatus(jobId)
+    if (running === null) return statusBody(key, jobId)
+    return mayRead(key, running.record.ownerKeyId)
+      ? Exit.succeed(JSON.stringify(statusView(running.record, running.stats)))
+      : Exit.fail(jobNotFound(jobId))
   }
 
   // The body is already JSON: with its content type set, fastify sends the string as it is.

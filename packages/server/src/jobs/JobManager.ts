@@ -98,6 +98,11 @@ export interface JobManagerService {
    * here (ended, queued, or run by another process), where the stored aggregate or the rows are the truth.
    */
   readonly liveStats: (jobId: string) => ResultStats | null
+  /**
+   * A job this process is running: its row as stored when it started (nothing on it changes until the job
+   * ends) and its live stats, so a status poll needs no query. Null otherwise, and from the moment it ends.
+   */
+  readonly liveStatus: (jobId: string) => { readonly record: JobRecord; readonly stats: ResultStats } | null
 }
 
 interface LiveJob {
@@ -107,6 +112,8 @@ interface LiveJob {
   control: RunControl | null
   /** Set once the job starts running: its rows' aggregate, counted once at (re)start and updated per stored row. */
   tally: ResultTally | null
+  /** The job's row while this process runs it; cleared before its end is stored. */
+  running: JobRecord | null
   cancelRequested: boolean
   /** Set once the job's end (terminal or interrupted) has been published. */
   ended: boolean
@@ -204,6 +211,7 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
 
     const finish = (job: LiveJob, status: JobStatus, error: string | null) =>
       Effect.gen(function* () {
+        job.running = null
         // The final aggregate goes on the row: polls of an ended job read it instead of scanning the rows.
         const final = job.tally === null ? yield* stats(job.id) : statsOfTally(job.tally)
         yield* store.finishJob(job.id, { status, error, completedAt: nowIso(), stats: final })
@@ -296,6 +304,7 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
         if (!(yield* store.markRunning(job.id, nowIso()))) return
         // Counted once here (a resumed job's earlier rows included); every stored row updates it after.
         job.tally = yield* store.resultTally(job.id)
+        job.running = yield* store.getJob(job.id)
         const control = makeRunControl()
         job.control = control
         // A cancel or a drain that arrived while the job was being set up.
@@ -349,6 +358,7 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
           done: yield* Deferred.make<void>(),
           control: null,
           tally: null,
+          running: null,
           cancelRequested: false,
           ended: false,
         }
@@ -468,6 +478,11 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
       liveStats: (jobId) => {
         const tally = live.get(jobId)?.tally
         return tally === undefined || tally === null ? null : statsOfTally(tally)
+      },
+      liveStatus: (jobId) => {
+        const job = live.get(jobId)
+        if (job === undefined || job.running === null || job.tally === null) return null
+        return { record: job.running, stats: statsOfTally(job.tally) }
       },
     }
     return service
