@@ -49,14 +49,6 @@ const DEFAULT_ENTRY = new URL("../../dist/interceptor/internal/interceptorWorker
 const DEFAULT_YOUNG_GENERATION_MB = 12
 
 /**
- * The thread loads compiled packages; a test runner's `--conditions source` (to load TypeScript sources) would
- * turn its imports into `.ts` files, so such a process starts the thread without node options. V8's options
- * are the whole process's anyway, and a worker refuses them in `execArgv`; otherwise it inherits them all.
- */
-const threadExecArgv = (): Array<string> | undefined =>
-  process.execArgv.some((option) => option === "-C" || option.startsWith("--conditions")) ? [] : undefined
-
-/**
  * Starts the inference interceptor on a worker thread of its own: model calls are proxied on an event loop
  * that the runner's work (journal writes, result handling, progress) never delays, with a heap sized for
  * latency. The runner opens and closes rollouts by message; each close brings the rollout's calls back.
@@ -72,7 +64,10 @@ export const startInterceptorWorker = (options: InterceptorWorkerOptions = {}): 
   }
   const thread = new Worker(options.entry ?? DEFAULT_ENTRY, {
     workerData: settings,
-    execArgv: threadExecArgv(),
+    // Proctor's compiled code only, none of the process's node options: a test runner's `--conditions source`
+    // would turn the thread's imports into `.ts` files, and an `--import` preload (a supervisor's watchdog)
+    // would run again on the thread. V8's options (heap, GC) are the whole process's anyway.
+    execArgv: [],
     resourceLimits: { maxYoungGenerationSizeMb: options.youngGenerationMb ?? DEFAULT_YOUNG_GENERATION_MB },
   })
   const pending = new Map<number, (reply: Reply | null) => void>()
