@@ -240,7 +240,9 @@ describe("secrets through the embedded interceptor", () => {
         ],
         { env: envFor(c.env), cwd: work },
       )
-      expect(result.code, result.stderr).toBe(0)
+      // The poisoned seed's every model call was refused, so it is an error (auth), not a score of 0; one error
+      // in six makes the run invalid, which exits 1.
+      expect(result.code, result.stderr).toBe(1)
 
       // The run went through the interceptor: the task app was handed a cid URL, never the key or the model's URL.
       // (A rollout retried after a system error would be sent again: at least one request per seed.)
@@ -269,6 +271,15 @@ describe("secrets through the embedded interceptor", () => {
       const rejected = calls.filter((call) => call.seed === POISONED_SEED)
       expect(rejected.map((call) => call.status)).toContain(401)
       expect(rejected.find((call) => call.status === 401)?.error).toMatch(/Incorrect API key provided: \[redacted\]/)
+      const results = nonEmptyLines(join(runDir, "results.jsonl")).map(
+        (line) => JSON.parse(line) as { seed: number; status: string; error_kind: string | null; error: string | null },
+      )
+      expect(results.filter((r) => r.status === "error").map((r) => [r.seed, r.error_kind])).toEqual([
+        [POISONED_SEED, "auth"],
+      ])
+      expect(results.find((r) => r.seed === POISONED_SEED)?.error).toMatch(
+        /no model call succeeded \(\d+ failed\); the upstream's last answer was 401: .*\[redacted\]/,
+      )
 
       // Every file written, every output line: neither key, whole or as its random tail.
       const files = filesUnder(work)
@@ -281,10 +292,11 @@ describe("secrets through the embedded interceptor", () => {
           "run/model_calls.jsonl",
           "run/results.jsonl",
           "run/summary.json",
-          ...SEEDS.map((seed) => `traces/seed_${seed}_trace.json`),
+          // The errored rollout has no trace of its own; its calls are in model_calls.jsonl.
+          ...SEEDS.filter((seed) => seed !== POISONED_SEED).map((seed) => `traces/seed_${seed}_trace.json`),
         ]),
       )
-      expect(names.filter((name) => name.startsWith("run/traces/"))).toHaveLength(SEEDS.length)
+      expect(names.filter((name) => name.startsWith("run/traces/"))).toHaveLength(SEEDS.length - 1)
       const secrets = [...needles(c.upstreamKey), ...needles(TASK_KEY)]
       for (const file of files) {
         const text = readFileSync(file, "utf8")

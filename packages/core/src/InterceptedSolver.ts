@@ -1,6 +1,7 @@
 import { Effect, Exit } from "effect"
 import type { InterceptorUpstream, RolloutInterception } from "./Interceptor.js"
 import type { ModelCall } from "./ModelCall.js"
+import { modelCallsFailure } from "./ModelCallsFailed.js"
 import { mergeSessionTraces, sessionTraceFromCalls } from "./SessionTrace.js"
 import type { FinalResult, RolloutTask, SolverService } from "./Solver.js"
 
@@ -52,6 +53,12 @@ const enrich = (task: RolloutTask, final: FinalResult, calls: ReadonlyArray<Mode
   return { ...final, tokens: totals.tokens ?? final.tokens, cost_usd: totals.cost_usd, ...traced }
 }
 
+/** A result scored without one successful model call is no measure of the model: the rollout fails instead. */
+const settle = (task: RolloutTask, final: FinalResult, calls: ReadonlyArray<ModelCall>) => {
+  const failure = modelCallsFailure(calls)
+  return failure === null ? Effect.succeed(enrich(task, final, calls)) : Effect.fail(failure)
+}
+
 /**
  * Routes a solver's model calls through the inference interceptor: each try of a rollout gets its own
  * correlation id in the `inference_url` it is given, so concurrent rollouts never mix calls, and the
@@ -77,7 +84,7 @@ export const interceptedSolver = (solver: SolverService, options: InterceptionOp
             Effect.flatMap(options.interceptor.close(cid), (calls) =>
               Effect.zipRight(
                 options.recordCalls(calls),
-                Exit.isSuccess(exit) ? Effect.succeed(enrich(task, exit.value, calls)) : exit,
+                Exit.isSuccess(exit) ? settle(task, exit.value, calls) : exit,
               ),
             ),
           ),

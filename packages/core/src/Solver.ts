@@ -3,6 +3,7 @@ import type { ErrorKind, RolloutKey } from "./EvalResult.js"
 import type { EvalRunConfig } from "./EvalRunConfig.js"
 import type { RolloutOutcome } from "./RolloutOutcome.js"
 import type { TaskAppError } from "./TaskAppError.js"
+import type { ModelCallsFailed } from "./ModelCallsFailed.js"
 
 /** What a solver is asked to do: one rollout of one (seed, attempt) of a run. */
 export interface RolloutTask {
@@ -41,7 +42,7 @@ export class SolverError extends Schema.TaggedError<SolverError>()("SolverError"
   }
 }
 
-export type RolloutFailure = TaskAppError | SolverError
+export type RolloutFailure = TaskAppError | SolverError | ModelCallsFailed
 
 export interface SolverService {
   readonly name: string
