@@ -1,9 +1,9 @@
 import { Context, Effect, Option, Schema, Stream } from "effect"
 import type { ErrorKind, RolloutKey } from "./EvalResult.js"
 import type { EvalRunConfig } from "./EvalRunConfig.js"
+import type { ModelCallsFailed } from "./ModelCallsFailed.js"
 import type { RolloutOutcome } from "./RolloutOutcome.js"
 import type { TaskAppError } from "./TaskAppError.js"
-import type { ModelCallsFailed } from "./ModelCallsFailed.js"
 
 /** What a solver is asked to do: one rollout of one (seed, attempt) of a run. */
 export interface RolloutTask {
