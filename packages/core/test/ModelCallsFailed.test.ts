@@ -1,7 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, TestClock } from "effect"
 import type { EvalResult } from "../src/EvalResult.js"
-import { defaults, type EvalRunConfig } from "../src/EvalRunConfig.js"
 import { interceptedSolver } from "../src/InterceptedSolver.js"
 import type { RolloutInterception } from "../src/Interceptor.js"
 import type { ModelCall } from "../src/ModelCall.js"
@@ -9,6 +8,7 @@ import { modelCallsFailure } from "../src/ModelCallsFailed.js"
 import { ResultStore } from "../src/ResultStore.js"
 import { runRollouts } from "../src/Runner.js"
 import { type FinalResult, Solver } from "../src/Solver.js"
+import { testRunConfig } from "./runConfig.fixture.js"
 
 const call = (outcome: ModelCall["outcome"], status: number | null, error: string | null = null): ModelCall => ({
   call_id: "call_1",
@@ -65,22 +65,6 @@ describe("modelCallsFailure", () => {
   })
 })
 
-const config = (overrides: Partial<EvalRunConfig>): EvalRunConfig => ({
-  ...defaults,
-  app_id: "test",
-  task_app_url: "http://127.0.0.1:1",
-  task_app_api_key: null,
-  env_name: null,
-  seeds: [0],
-  model: null,
-  provider: null,
-  policy_name: null,
-  policy_config: {},
-  env_config: {},
-  ops: null,
-  ...overrides,
-})
-
 const scored: FinalResult = {
   _tag: "Final",
   score: 0,
@@ -118,7 +102,7 @@ const runWith = (callsOfTry: (tryIndex: number) => ReadonlyArray<ModelCall>, max
       saveSummary: () => Effect.void,
     })
     const fiber = yield* Effect.fork(
-      runRollouts({ runId: "r", config: config({ max_retries: maxRetries }) }).pipe(
+      runRollouts({ runId: "r", config: testRunConfig({ max_retries: maxRetries }) }).pipe(
         Effect.provide(Layer.merge(store, Layer.succeed(Solver, solver))),
       ),
     )

@@ -1,29 +1,17 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, PubSub, Queue, TestClock } from "effect"
 import type { EvalResult } from "../src/EvalResult.js"
-import { defaults, type EvalRunConfig } from "../src/EvalRunConfig.js"
+import type { EvalRunConfig } from "../src/EvalRunConfig.js"
 import { ResultStore, type ResultStoreService } from "../src/ResultStore.js"
 import { makeRunControl } from "../src/RunControl.js"
 import type { RunEvent } from "../src/RunEvents.js"
 import { runRollouts } from "../src/Runner.js"
 import { type FinalResult, Solver, type SolverService } from "../src/Solver.js"
 import { TaskAppError } from "../src/TaskAppError.js"
+import { testRunConfig } from "./runConfig.fixture.js"
 
-const config = (overrides: Partial<EvalRunConfig> = {}): EvalRunConfig => ({
-  ...defaults,
-  app_id: "test",
-  task_app_url: "http://127.0.0.1:1",
-  task_app_api_key: null,
-  env_name: null,
-  seeds: [0, 1, 2],
-  model: null,
-  provider: null,
-  policy_name: null,
-  policy_config: {},
-  env_config: {},
-  ops: null,
-  ...overrides,
-})
+const config = (overrides: Partial<EvalRunConfig> = {}): EvalRunConfig =>
+  testRunConfig({ seeds: [0, 1, 2], ...overrides })
 
 const final = (score: number): FinalResult => ({
   _tag: "Final",

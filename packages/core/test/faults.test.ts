@@ -6,30 +6,18 @@ import { Effect, Fiber, Layer, PubSub, Queue } from "effect"
 import type { BackoffPolicy } from "../src/Backoff.js"
 import { type EvalResult, rolloutKeyId } from "../src/EvalResult.js"
 import { taskAppSolverLayer } from "../src/EvalRun.js"
-import { defaults, type EvalRunConfig } from "../src/EvalRunConfig.js"
+import type { EvalRunConfig } from "../src/EvalRunConfig.js"
 import { makeRunControl, type RunControl } from "../src/RunControl.js"
 import { RESULTS_FILE, RunDirectoryStoreLayer, readJournal } from "../src/RunDirectory.js"
 import type { RunEvent } from "../src/RunEvents.js"
 import { runRollouts } from "../src/Runner.js"
 import { type Fault, type FaultyTaskApp, seededRandom, startFaultyTaskApp } from "./fixtures/faultyTaskApp.js"
+import { testRunConfig } from "./runConfig.fixture.js"
 
 const backoff: BackoffPolicy = { baseMs: 5, maxMs: 20, maxRetryAfterMs: 1500 }
 
-const makeConfig = (url: string, overrides: Partial<EvalRunConfig>): EvalRunConfig => ({
-  ...defaults,
-  app_id: "faulty",
-  task_app_url: url,
-  task_app_api_key: null,
-  env_name: null,
-  seeds: [0],
-  model: null,
-  provider: null,
-  policy_name: null,
-  policy_config: {},
-  env_config: {},
-  ops: null,
-  ...overrides,
-})
+const makeConfig = (url: string, overrides: Partial<EvalRunConfig>): EvalRunConfig =>
+  testRunConfig({ app_id: "faulty", task_app_url: url, ...overrides })
 
 /** A task app and a temp run directory, both gone when the test's scope closes. */
 const fixture = (script: (seed: number, tryIndex: number) => Fault) =>

@@ -3,25 +3,13 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { runEval } from "../src/EvalRun.js"
-import { defaults, type EvalRunConfig } from "../src/EvalRunConfig.js"
+import type { EvalRunConfig } from "../src/EvalRunConfig.js"
 import type { RunEvent } from "../src/RunEvents.js"
 import { startFaultyTaskApp } from "./fixtures/faultyTaskApp.js"
+import { testRunConfig } from "./runConfig.fixture.js"
 
-const configFor = (url: string, seeds: ReadonlyArray<number>): EvalRunConfig => ({
-  ...defaults,
-  app_id: "promise",
-  task_app_url: url,
-  task_app_api_key: null,
-  env_name: null,
-  seeds,
-  concurrency: 4,
-  model: null,
-  provider: null,
-  policy_name: null,
-  policy_config: {},
-  env_config: {},
-  ops: null,
-})
+const configFor = (url: string, seeds: ReadonlyArray<number>): EvalRunConfig =>
+  testRunConfig({ app_id: "promise", task_app_url: url, seeds, concurrency: 4 })
 
 describe("runEval (the Promise API)", () => {
   it("runs a whole eval and delivers every event to the callback, in order", async () => {
