@@ -21,9 +21,9 @@ export interface InterceptorWorkerOptions {
   readonly connectionsPerOrigin?: number | null | undefined
   readonly bodyLimit?: number | undefined
   /**
-   * The thread's young generation, in MiB. Default 12 (4 MiB semi-spaces): a rollout's calls stay alive
-   * until it closes, and V8's default 32 MiB young generation copied so many of them per scavenge that
-   * pauses reached 10–20 ms; at 12 MiB they stay near 2 ms (bench/RESULTS.md, interceptor).
+   * The thread's young generation, in MiB. Default 12 (4 MiB semi-spaces): with V8's default of 32 MiB,
+   * scavenges under load copied enough survivors to pause the proxy for 10–20 ms; at 12 MiB they take
+   * 1–3 ms (bench/RESULTS.md, interceptor).
    */
   readonly youngGenerationMb?: number | undefined
   /** The module the thread runs; default proctor's own. An instrumented entry calls `runInterceptorWorker`. */
@@ -51,7 +51,8 @@ const DEFAULT_YOUNG_GENERATION_MB = 12
 /**
  * Starts the inference interceptor on a worker thread of its own: model calls are proxied on an event loop
  * that the runner's work (journal writes, result handling, progress) never delays, with a heap sized for
- * latency. The runner opens and closes rollouts by message; each close brings the rollout's calls back.
+ * latency. The runner opens and closes rollouts by message; each call is sent to this thread as it finishes,
+ * and closing a rollout returns its calls.
  */
 export const startInterceptorWorker = (options: InterceptorWorkerOptions = {}): Promise<RunningInterceptorWorker> => {
   const settings: WorkerSettings = {
