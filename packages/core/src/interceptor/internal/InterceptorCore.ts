@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { Redacted } from "effect"
 import { Pool } from "undici"
 import { correlationIdOf } from "../../InferenceUrl.js"
+import type { InterceptedRollout, InterceptorOpenOptions } from "../../Interceptor.js"
 import { InterceptorError } from "../../InterceptorError.js"
 import { inferProvider, upstreamUrl } from "../../InterceptorUpstream.js"
 import { randomHex } from "../../internal/randomHex.js"
@@ -30,23 +31,6 @@ export interface CoreOptions {
   readonly keepCalls: boolean
   readonly upstreamTimeoutMs: number
   readonly connectionsPerOrigin: number | null
-}
-
-export interface OpenRequest {
-  readonly runId: string
-  readonly rolloutId: string
-  readonly seed: number
-  readonly attempt: number
-  readonly upstream: {
-    readonly baseUrl: string
-    readonly apiKey?: Redacted.Redacted<string> | null | undefined
-    readonly provider?: string | null | undefined
-  }
-}
-
-export interface Opened {
-  readonly cid: string
-  readonly inferenceUrl: string
 }
 
 const APIS: ReadonlyArray<ModelApi> = ["chat_completions", "responses", "messages"]
@@ -106,7 +90,7 @@ export class InterceptorCore implements Recorder {
     return count
   }
 
-  open(request: OpenRequest): Opened | InterceptorError {
+  open(request: InterceptorOpenOptions): InterceptedRollout | InterceptorError {
     if (this.publicBase === null) {
       return new InterceptorError({
         reason: "NotListening",

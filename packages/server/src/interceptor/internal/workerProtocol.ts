@@ -1,4 +1,4 @@
-import type { InterceptorErrorReason, ModelCall, PricingOverrides } from "@proctor/core"
+import type { InterceptorErrorReason, InterceptorOpenOptions, ModelCall, PricingOverrides } from "@proctor/core"
 
 /** What the interceptor thread is started with (`workerData`). */
 export interface WorkerSettings {
@@ -10,13 +10,9 @@ export interface WorkerSettings {
   readonly bodyLimit: number | undefined
 }
 
-export interface OpenMessage {
+export interface OpenMessage extends Omit<InterceptorOpenOptions, "upstream"> {
   readonly op: "open"
   readonly id: number
-  readonly runId: string
-  readonly rolloutId: string
-  readonly seed: number
-  readonly attempt: number
   readonly upstream: {
     readonly baseUrl: string
     /** The upstream key crosses to the thread in memory only: never logged, never recorded. */
