@@ -27,40 +27,37 @@
  * --quiet-wait S (default 20), --no-write, --interceptor-prof DIR (run the interceptor with --cpu-prof),
  * --interceptor-flags "FLAGS" (more node/V8 flags for the interceptor process, for experiments).
  */
-import { type ChildProcess, fork, spawn, spawnSync } from "node:child_process"
+import { type ChildProcess, fork, spawn } from "node:child_process"
 import { readdirSync, readFileSync } from "node:fs"
 import { cpus, release, totalmem } from "node:os"
 import { dirname, join } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import {
+  argNumber,
+  argString,
+  cores,
+  describeCommit,
+  int,
   linearFit,
   loads,
+  log,
   machineCpu,
+  mib,
+  ms,
   type Percentiles,
   percentiles,
   processCpu,
   QUIET_CORES,
   selfCpu,
+  sleep,
+  verdict,
   writeSection,
 } from "@proctor/bench-shared"
 import { MATH_TOOLS, problemForSeed, SYSTEM_PROMPT } from "@proctor/example-math"
 import { Pool } from "undici"
 
 // ---------------------------------------------------------------------------------------------- settings
-
-const argString = (name: string): string | undefined => {
-  const i = process.argv.indexOf(name)
-  return i === -1 ? undefined : process.argv[i + 1]
-}
-
-const argNumber = (name: string, fallback: number): number => {
-  const raw = argString(name)
-  if (raw === undefined) return fallback
-  const n = Number(raw)
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name}: expected a non-negative number`)
-  return n
-}
 
 const RATE = argNumber("--rate", 500)
 const DURATION_S = argNumber("--duration", 25)
@@ -93,15 +90,7 @@ const REPO_ROOT = join(here, "..", "..", "..")
 const RESULTS_PATH = join(REPO_ROOT, "bench", "RESULTS.md")
 const SECTION = "## interceptor"
 
-const log = (s: string) => process.stderr.write(`${s}\n`)
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
-
-const describeProctor = (): string => {
-  const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO_ROOT, encoding: "utf8" })
-  if (head.status !== 0) return "(not in a git checkout)"
-  const dirty = spawnSync("git", ["status", "--porcelain", "--", "packages"], { cwd: REPO_ROOT, encoding: "utf8" })
-  return `commit ${head.stdout.trim()}${dirty.stdout.trim() === "" ? "" : " with uncommitted changes under packages/"}`
-}
+const describeProctor = (): string => describeCommit(REPO_ROOT) ?? "(not in a git checkout)"
 
 // ----------------------------------------------------------------------------------- who else uses the CPU
 
@@ -769,13 +758,8 @@ const memoryRun = async (interceptor: InterceptorProcess, upstream: Upstream): P
 
 // ------------------------------------------------------------------------------------------------ report
 
-const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : "–")
 const signed = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? "+" : ""}${x.toFixed(2)}` : "–")
-const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1)
-const int = (x: number) => Math.round(x).toLocaleString("en-US")
-const cores = (x: number) => x.toFixed(2)
 const pct = (x: number) => `${(x * 100).toFixed(0)}%`
-const verdict = (met: boolean) => (met ? "**met**" : "**missed**")
 
 /** Whether the slowest proxied requests coincide with the interceptor stalling, against how often any does. */
 interface TailAttribution {

@@ -24,11 +24,20 @@ import { dirname, join, resolve } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import {
+  argNumber,
+  argString,
+  cores,
+  describeCommit,
   loads,
+  log,
   machineCpu,
+  POSITIVE_INTEGER,
   processCpu,
   QUIET_CORES,
+  ratio,
   selfCpu,
+  sleep,
+  verdict,
   writeSection,
   ZERO_WORK_TASK_APP,
 } from "@proctor/bench-shared"
@@ -36,18 +45,7 @@ import { Pool } from "undici"
 
 // ---------------------------------------------------------------------------------------------- settings
 
-const argString = (name: string): string | undefined => {
-  const i = process.argv.indexOf(name)
-  return i === -1 ? undefined : process.argv[i + 1]
-}
-
-const argValue = (name: string, fallback: number): number => {
-  const raw = argString(name)
-  if (raw === undefined) return fallback
-  const n = Number(raw)
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name}: expected a positive integer`)
-  return n
-}
+const argValue = (name: string, fallback: number): number => argNumber(name, fallback, POSITIVE_INTEGER)
 
 const ROLLOUTS = argValue("--rollouts", 20_000)
 const ROUNDS = argValue("--rounds", 3)
@@ -70,12 +68,7 @@ const GNU_TIME = "/usr/bin/time"
 const describeProctor = (): string => {
   const label = argString("--proctor-label")
   if (label !== undefined) return label
-  const cwd = dirname(CLI_BIN)
-  const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd, encoding: "utf8" })
-  if (head.status !== 0) return `\`${CLI_BIN}\` (not in a git checkout)`
-  const dirty = spawnSync("git", ["status", "--porcelain", "--", "packages"], { cwd, encoding: "utf8" })
-  const changes = dirty.stdout.trim() === "" ? "" : " with uncommitted changes under packages/"
-  return `commit ${head.stdout.trim()}${changes}`
+  return describeCommit(dirname(CLI_BIN)) ?? `\`${CLI_BIN}\` (not in a git checkout)`
 }
 
 // ----------------------------------------------------------------------------------- who else uses the CPU
@@ -99,8 +92,6 @@ const startCpuMeter = (serverPid: number) => {
     return Math.max(0, (m1.busy - m0.busy - ours) / seconds)
   }
 }
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
 /** Waits (up to --quiet-wait seconds) until other processes use under QUIET_CORES cores over one second. */
 const waitForQuiet = async (serverPid: number): Promise<number> => {
@@ -407,10 +398,7 @@ const median = (xs: ReadonlyArray<number>): number => {
 const rate = (x: number) => Math.round(x).toLocaleString("en-US")
 const secs = (x: number) => x.toFixed(2)
 const mb = (x: number) => x.toFixed(1)
-const ratio = (x: number) => `${x.toFixed(2)}×`
-const cores = (x: number) => x.toFixed(2)
 const micros = (seconds: number, n: number) => Math.round((seconds / n) * 1e6).toLocaleString("en-US")
-const verdict = (met: boolean) => (met ? "**met**" : "**missed**")
 
 interface Round {
   readonly undici: LoopRun
@@ -581,8 +569,6 @@ const renderSection = (
 }
 
 // -------------------------------------------------------------------------------------------------- main
-
-const log = (s: string) => process.stderr.write(`${s}\n`)
 
 const quiet = async (app: TaskApp) => {
   const others = await waitForQuiet(app.pid)

@@ -24,7 +24,7 @@
  * --concurrency N (its max_concurrent, default 64), --streams N (times the results are streamed, default 3),
  * --quiet-wait S (default 60), --no-write, --server-prof DIR (run the job server with --cpu-prof into DIR).
  */
-import { type ChildProcess, fork, spawn, spawnSync } from "node:child_process"
+import { type ChildProcess, fork, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -33,15 +33,26 @@ import { dirname, join } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import {
+  argNumber,
+  argString,
+  cores,
+  describeCommit,
+  int,
   linearFit,
   loads,
+  log,
   machineCpu,
   median,
+  mib,
+  ms,
   type Percentiles,
   percentiles,
   processCpu,
   QUIET_CORES,
+  ratio,
   selfCpu,
+  sleep,
+  verdict,
   writeSection,
   ZERO_WORK_TASK_APP,
 } from "@proctor/bench-shared"
@@ -50,19 +61,6 @@ import autocannon from "autocannon"
 import { request } from "undici"
 
 // ---------------------------------------------------------------------------------------------- settings
-
-const argString = (name: string): string | undefined => {
-  const i = process.argv.indexOf(name)
-  return i === -1 ? undefined : process.argv[i + 1]
-}
-
-const argNumber = (name: string, fallback: number): number => {
-  const raw = argString(name)
-  if (raw === undefined) return fallback
-  const n = Number(raw)
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name}: expected a non-negative number`)
-  return n
-}
 
 const DURATION_S = Math.max(1, Math.round(argNumber("--duration", 10)))
 const ROUNDS = Math.max(1, Math.round(argNumber("--rounds", 3)))
@@ -99,15 +97,7 @@ const REPO_ROOT = join(here, "..", "..", "..")
 const RESULTS_PATH = join(REPO_ROOT, "bench", "RESULTS.md")
 const SECTION = "## server"
 
-const log = (s: string) => process.stderr.write(`${s}\n`)
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
-
-const describeProctor = (): string => {
-  const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO_ROOT, encoding: "utf8" })
-  if (head.status !== 0) return "(not in a git checkout)"
-  const dirty = spawnSync("git", ["status", "--porcelain", "--", "packages"], { cwd: REPO_ROOT, encoding: "utf8" })
-  return `commit ${head.stdout.trim()}${dirty.stdout.trim() === "" ? "" : " with uncommitted changes under packages/"}`
-}
+const describeProctor = (): string => describeCommit(REPO_ROOT) ?? "(not in a git checkout)"
 
 // ----------------------------------------------------------------------------------- who else uses the CPU
 
@@ -648,13 +638,7 @@ const streamResults = async (
 
 // ------------------------------------------------------------------------------------------------ report
 
-const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : "–")
-const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1)
-const int = (x: number) => Math.round(x).toLocaleString("en-US")
-const cores = (x: number) => x.toFixed(2)
-const ratio = (x: number) => `${x.toFixed(2)}×`
 const signed = (x: number) => `${x >= 0 ? "+" : ""}${x.toFixed(1)}`
-const verdict = (met: boolean) => (met ? "**met**" : "**missed**")
 
 const describeLoad = (r: LoadResult) =>
   `${int(r.rps)} req/s, p50 ${ms(r.latency.p50)} ms, p99 ${ms(r.latency.p99)} ms, server CPU ${int(r.serverCpuUs)} µs/req, ` +

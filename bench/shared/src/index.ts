@@ -1,3 +1,5 @@
+export * from "./cli.js"
+export * from "./format.js"
 export * from "./machine.js"
 export * from "./resultsFile.js"
 export * from "./stats.js"
