@@ -7,8 +7,9 @@ import type { ModelCall } from "../src/ModelCall.js"
 import { modelCallsFailure } from "../src/ModelCallsFailed.js"
 import { ResultStore } from "../src/ResultStore.js"
 import { runRollouts } from "../src/Runner.js"
-import { type FinalResult, Solver } from "../src/Solver.js"
-import { testRunConfig } from "./runConfig.fixture.js"
+import { Solver } from "../src/Solver.js"
+import { testFinal } from "./fixtures/evalResult.js"
+import { testRunConfig } from "./fixtures/runConfig.js"
 
 const call = (outcome: ModelCall["outcome"], status: number | null, error: string | null = null): ModelCall => ({
   call_id: "call_1",
@@ -65,17 +66,6 @@ describe("modelCallsFailure", () => {
   })
 })
 
-const scored: FinalResult = {
-  _tag: "Final",
-  score: 0,
-  reward_mean: 0,
-  outcome_score: 0,
-  events_score: null,
-  verifier_score: null,
-  tokens: null,
-  cost_usd: null,
-}
-
 /** A run whose task app always scores 0, and whose every try made the model calls `callsOfTry` says. */
 const runWith = (callsOfTry: (tryIndex: number) => ReadonlyArray<ModelCall>, maxRetries: number) =>
   Effect.gen(function* () {
@@ -87,7 +77,7 @@ const runWith = (callsOfTry: (tryIndex: number) => ReadonlyArray<ModelCall>, max
       close: () => Effect.sync(() => callsOfTry(tries++)),
     }
     const solver = interceptedSolver(
-      { name: "app", enforcesTimeout: true, solve: () => Effect.succeed(scored) },
+      { name: "app", enforcesTimeout: true, solve: () => Effect.succeed(testFinal(0)) },
       {
         interceptor: interception,
         upstream: { baseUrl: "http://127.0.0.1:2/v1" },

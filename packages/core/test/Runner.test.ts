@@ -6,23 +6,13 @@ import { ResultStore, type ResultStoreService } from "../src/ResultStore.js"
 import { makeRunControl } from "../src/RunControl.js"
 import type { RunEvent } from "../src/RunEvents.js"
 import { runRollouts } from "../src/Runner.js"
-import { type FinalResult, Solver, type SolverService } from "../src/Solver.js"
+import { Solver, type SolverService } from "../src/Solver.js"
 import { TaskAppError } from "../src/TaskAppError.js"
-import { testRunConfig } from "./runConfig.fixture.js"
+import { testFinal as final } from "./fixtures/evalResult.js"
+import { testRunConfig } from "./fixtures/runConfig.js"
 
 const config = (overrides: Partial<EvalRunConfig> = {}): EvalRunConfig =>
   testRunConfig({ seeds: [0, 1, 2], ...overrides })
-
-const final = (score: number): FinalResult => ({
-  _tag: "Final",
-  score,
-  reward_mean: score,
-  outcome_score: score,
-  events_score: null,
-  verifier_score: null,
-  tokens: null,
-  cost_usd: null,
-})
 
 const memoryStore = (previous: ReadonlyArray<EvalResult> = []) => {
   const appended: Array<EvalResult> = []

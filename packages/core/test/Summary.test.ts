@@ -2,26 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
 import type { EvalResult } from "../src/EvalResult.js"
 import { passAtK, RunSummary, SummaryAccumulator } from "../src/Summary.js"
-
-const result = (overrides: Partial<EvalResult>): EvalResult => ({
-  seed: 0,
-  score: null,
-  reward_mean: null,
-  outcome_score: null,
-  events_score: null,
-  latency_ms: null,
-  verifier_score: null,
-  tokens: null,
-  cost_usd: null,
-  error: null,
-  attempt: 0,
-  status: "ok",
-  error_kind: null,
-  retries: 0,
-  started_at: "2025-01-01T00:00:00.000Z",
-  finished_at: "2025-01-01T00:00:01.000Z",
-  ...overrides,
-})
+import { testResult as result } from "./fixtures/evalResult.js"
 
 const failed = (overrides: Partial<EvalResult>): EvalResult =>
   result({ status: "error", error: "boom", error_kind: "timeout", ...overrides })

@@ -12,7 +12,7 @@ import { RESULTS_FILE, RunDirectoryStoreLayer, readJournal } from "../src/RunDir
 import type { RunEvent } from "../src/RunEvents.js"
 import { runRollouts } from "../src/Runner.js"
 import { type Fault, type FaultyTaskApp, seededRandom, startFaultyTaskApp } from "./fixtures/faultyTaskApp.js"
-import { testRunConfig } from "./runConfig.fixture.js"
+import { testRunConfig } from "./fixtures/runConfig.js"
 
 const backoff: BackoffPolicy = { baseMs: 5, maxMs: 20, maxRetryAfterMs: 1500 }
 

@@ -6,7 +6,7 @@ import { runEval } from "../src/EvalRun.js"
 import type { EvalRunConfig } from "../src/EvalRunConfig.js"
 import type { RunEvent } from "../src/RunEvents.js"
 import { startFaultyTaskApp } from "./fixtures/faultyTaskApp.js"
-import { testRunConfig } from "./runConfig.fixture.js"
+import { testRunConfig } from "./fixtures/runConfig.js"
 
 const configFor = (url: string, seeds: ReadonlyArray<number>): EvalRunConfig =>
   testRunConfig({ app_id: "promise", task_app_url: url, seeds, concurrency: 4 })

@@ -1,24 +1,7 @@
 import { type EvalResult, SummaryAccumulator } from "@proctor/core"
+import { testResult as result } from "../../core/test/fixtures/evalResult.js"
 
-export const result = (overrides: Partial<EvalResult>): EvalResult => ({
-  seed: 0,
-  score: null,
-  reward_mean: null,
-  outcome_score: null,
-  events_score: null,
-  latency_ms: null,
-  verifier_score: null,
-  tokens: null,
-  cost_usd: null,
-  error: null,
-  attempt: 0,
-  status: "ok",
-  error_kind: null,
-  retries: 0,
-  started_at: "2025-01-01T00:00:00.000Z",
-  finished_at: "2025-01-01T00:00:01.000Z",
-  ...overrides,
-})
+export { result }
 
 /** Rows whose synth-ai rendering was produced by synth-ai's own `format_eval_table` logic in Python. */
 export const goldenResults: ReadonlyArray<EvalResult> = [

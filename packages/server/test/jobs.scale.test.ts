@@ -1,31 +1,22 @@
 import { afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { EvalResult } from "@proctor/core"
 import { Effect } from "effect"
+import { testResult } from "../../core/test/fixtures/evalResult.js"
 import { createApiKey, JobStore, type StoredJobConfig } from "../src/index.js"
 import { tempDir } from "./api.harness.js"
 import { children, ensureBuilt, memoryOf, startServerProcess } from "./jobs.process.js"
 
 const ROWS = 100_000
 
-const row = (seed: number): EvalResult => ({
-  seed,
-  attempt: 0,
-  score: seed % 3 === 0 ? 1 : 0,
-  reward_mean: null,
-  outcome_score: null,
-  events_score: null,
-  latency_ms: 12.5,
-  verifier_score: null,
-  tokens: 100,
-  cost_usd: 0.0001,
-  error: null,
-  status: "ok",
-  error_kind: null,
-  retries: 0,
-  started_at: "2025-01-01T00:00:00.000Z",
-  finished_at: "2025-01-01T00:00:01.000Z",
-  run_id: `bulk-seed-${seed}-0badf00d`,
-})
+const row = (seed: number): EvalResult =>
+  testResult({
+    seed,
+    score: seed % 3 === 0 ? 1 : 0,
+    latency_ms: 12.5,
+    tokens: 100,
+    cost_usd: 0.0001,
+    run_id: `bulk-seed-${seed}-0badf00d`,
+  })
 
 /** Counts lines as bytes arrive, keeping nothing: the client side must not be what holds the rows. */
 const countLines = async (response: Response) => {

@@ -3,6 +3,7 @@ import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { type EvalResult, type ModelCall, ResultStore, type RunSummary } from "@proctor/core"
 import { ConfigProvider, Effect, Either, Layer, Redacted } from "effect"
+import { testResult } from "../../core/test/fixtures/evalResult.js"
 import {
   type ApiKeyRecord,
   apiKeyDisplayPrefix,
@@ -21,25 +22,8 @@ import { emptyStats, emptyTally, statsOfTally, tallyRow } from "../src/jobs/JobS
 import { tempDir } from "./api.harness.js"
 import { createTestDatabase, PG_ADMIN_URL } from "./jobs.pg.js"
 
-const row = (seed: number, overrides: Partial<EvalResult> = {}): EvalResult => ({
-  seed,
-  attempt: 0,
-  score: seed % 2 === 0 ? 1 : 0,
-  reward_mean: null,
-  outcome_score: null,
-  events_score: null,
-  latency_ms: 5,
-  verifier_score: null,
-  tokens: 10,
-  cost_usd: 0.5,
-  error: null,
-  status: "ok",
-  error_kind: null,
-  retries: 0,
-  started_at: "2025-01-01T00:00:00.000Z",
-  finished_at: "2025-01-01T00:00:01.000Z",
-  ...overrides,
-})
+const row = (seed: number, overrides: Partial<EvalResult> = {}): EvalResult =>
+  testResult({ seed, score: seed % 2 === 0 ? 1 : 0, latency_ms: 5, tokens: 10, cost_usd: 0.5, ...overrides })
 
 const config = (seeds: ReadonlyArray<number>): StoredJobConfig => ({
   app_id: "app",
