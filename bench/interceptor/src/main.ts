@@ -48,11 +48,12 @@ import {
   type Percentiles,
   percentiles,
   processCpu,
+  publishSection,
   QUIET_CORES,
+  REPO_ROOT,
   selfCpu,
   sleep,
   verdict,
-  writeSection,
 } from "@proctor/bench-shared"
 import { MATH_TOOLS, problemForSeed, SYSTEM_PROMPT } from "@proctor/example-math"
 import { Pool } from "undici"
@@ -71,7 +72,6 @@ const MEMORY_ROLLOUTS = Math.max(1, Math.round(argNumber("--memory-rollouts", 1_
 const MEMORY_CONCURRENCY = Math.max(1, Math.round(argNumber("--memory-concurrency", 16)))
 const MEMORY_SAMPLES = 10
 const QUIET_WAIT_S = argNumber("--quiet-wait", 20)
-const WRITE_RESULTS = !process.argv.includes("--no-write")
 const PROFILE_DIR = argString("--interceptor-prof")
 /** Extra node/V8 flags for the interceptor process, e.g. "--single-threaded-gc --max-semi-space-size=32". */
 const INTERCEPTOR_FLAGS = (argString("--interceptor-flags") ?? "").split(/\s+/).filter((flag) => flag !== "")
@@ -86,8 +86,6 @@ const FLAT_RSS_MB_PER_100K = 10
 const here = dirname(fileURLToPath(import.meta.url))
 const INTERCEPTOR_SCRIPT = join(here, "interceptorProcess.js")
 const BASELINE_MAIN = join(dirname(fileURLToPath(import.meta.resolve("@proctor/example-baseline-model"))), "main.js")
-const REPO_ROOT = join(here, "..", "..", "..")
-const RESULTS_PATH = join(REPO_ROOT, "bench", "RESULTS.md")
 const SECTION = "## interceptor"
 
 const describeProctor = (): string => describeCommit(REPO_ROOT) ?? "(not in a git checkout)"
@@ -1117,11 +1115,7 @@ const main = async () => {
       loadBefore,
       loadAfter: loads(),
     })
-    process.stdout.write(`\n${section}\n`)
-    if (WRITE_RESULTS) {
-      writeSection(RESULTS_PATH, SECTION, section)
-      log(`wrote the "${SECTION}" section of ${RESULTS_PATH}`)
-    }
+    publishSection(SECTION, section)
   } finally {
     await Promise.all([...pools.values()].map((pool) => pool.close()))
     await interceptor.stop()

@@ -33,12 +33,12 @@ import {
   machineCpu,
   POSITIVE_INTEGER,
   processCpu,
+  publishSection,
   QUIET_CORES,
   ratio,
   selfCpu,
   sleep,
   verdict,
-  writeSection,
   ZERO_WORK_TASK_APP,
 } from "@proctor/bench-shared"
 import { Pool } from "undici"
@@ -52,15 +52,11 @@ const ROUNDS = argValue("--rounds", 3)
 const WARMUP = argValue("--warmup", 5_000)
 const RSS_SEEDS = argValue("--rss-seeds", 100_000)
 const CONCURRENCY = 64
-const WRITE_RESULTS = !process.argv.includes("--no-write")
 const THROUGHPUT_TARGET = 0.7
 const RSS_TARGET_MB = 200
 
-const here = dirname(fileURLToPath(import.meta.url))
 const SERVER_SCRIPT = ZERO_WORK_TASK_APP
 const CLI_BIN = resolve(argString("--cli") ?? fileURLToPath(new URL("bin.js", import.meta.resolve("@proctor/cli"))))
-const REPO_ROOT = join(here, "..", "..", "..")
-const RESULTS_PATH = join(REPO_ROOT, "bench", "RESULTS.md")
 const SECTION = "## runner-overhead"
 const GNU_TIME = "/usr/bin/time"
 
@@ -636,11 +632,7 @@ const main = async () => {
       loadBefore,
       loadAfter: loads(),
     })
-    process.stdout.write(`\n${section}\n`)
-    if (WRITE_RESULTS) {
-      writeSection(RESULTS_PATH, SECTION, section)
-      log(`wrote the "${SECTION}" section of ${RESULTS_PATH}`)
-    }
+    publishSection(SECTION, section)
   } finally {
     await app.stop()
   }

@@ -48,12 +48,13 @@ import {
   type Percentiles,
   percentiles,
   processCpu,
+  publishSection,
   QUIET_CORES,
+  REPO_ROOT,
   ratio,
   selfCpu,
   sleep,
   verdict,
-  writeSection,
   ZERO_WORK_TASK_APP,
 } from "@proctor/bench-shared"
 import { createApiKey, DEFAULT_MAX_SEEDS_PER_JOB } from "@proctor/server"
@@ -70,7 +71,6 @@ const BIG_SEEDS = Math.round(argNumber("--seeds", 100_000))
 const BIG_CONCURRENCY = Math.max(1, Math.round(argNumber("--concurrency", 64)))
 const STREAMS = Math.max(1, Math.round(argNumber("--streams", 3)))
 const QUIET_WAIT_S = argNumber("--quiet-wait", 60)
-const WRITE_RESULTS = !process.argv.includes("--no-write")
 const PROFILE_DIR = argString("--server-prof")
 const SMALL_SEEDS = 10
 const PIPELINING = 1
@@ -93,8 +93,6 @@ const here = dirname(fileURLToPath(import.meta.url))
 const SERVER_SCRIPT = join(here, "serverProcess.js")
 const BARE_SCRIPT = join(here, "bareProcess.js")
 const TASK_APP_SCRIPT = ZERO_WORK_TASK_APP
-const REPO_ROOT = join(here, "..", "..", "..")
-const RESULTS_PATH = join(REPO_ROOT, "bench", "RESULTS.md")
 const SECTION = "## server"
 
 const describeProctor = (): string => describeCommit(REPO_ROOT) ?? "(not in a git checkout)"
@@ -1043,11 +1041,7 @@ const main = async () => {
       loadAfter: loads(),
       statusBytes: Buffer.byteLength(statusText),
     })
-    process.stdout.write(`\n${section}\n`)
-    if (WRITE_RESULTS) {
-      writeSection(RESULTS_PATH, SECTION, section)
-      log(`wrote the "${SECTION}" section of ${RESULTS_PATH}`)
-    }
+    publishSection(SECTION, section)
   } finally {
     await bare?.stop()
     await server?.stop()
