@@ -1,7 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { createApiKey, createJobServer, createTaskApp, type JobServer, type JobServerOptions } from "../src/index.js"
+import {
+  createApiKey,
+  createJobServer,
+  createTaskApp,
+  type JobServer,
+  type JobServerOptions,
+  type StoredJobConfig,
+} from "../src/index.js"
 
 export const TASK_APP_KEY = "sk-task-app-secret-0123456789"
 
@@ -9,6 +16,32 @@ export const tempDir = (prefix = "proctor-jobs-"): { readonly path: string; read
   const path = mkdtempSync(join(tmpdir(), prefix))
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) }
 }
+
+/** A job's stored config for store-level tests: `seeds`, no policy, the defaults; `overrides` set the rest. */
+export const storedJobConfig = (
+  seeds: ReadonlyArray<number>,
+  overrides: Partial<StoredJobConfig> = {},
+): StoredJobConfig => ({
+  app_id: "app",
+  task_app_url: "http://127.0.0.1:1",
+  env_name: null,
+  seeds,
+  attempts: 1,
+  concurrency: 2,
+  timeout: 30,
+  max_retries: 0,
+  return_trace: true,
+  trace_format: "compact",
+  model: null,
+  provider: null,
+  policy_name: null,
+  policy_config: {},
+  env_config: {},
+  ops: null,
+  pass_threshold: 1,
+  mode: "eval",
+  ...overrides,
+})
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 

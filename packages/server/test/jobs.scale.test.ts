@@ -2,8 +2,8 @@ import { afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { EvalResult } from "@proctor/core"
 import { Effect } from "effect"
 import { testResult } from "../../core/test/fixtures/evalResult.js"
-import { createApiKey, JobStore, type StoredJobConfig } from "../src/index.js"
-import { tempDir } from "./api.harness.js"
+import { createApiKey, JobStore } from "../src/index.js"
+import { storedJobConfig, tempDir } from "./api.harness.js"
 import { children, ensureBuilt, memoryOf, startServerProcess } from "./jobs.process.js"
 
 const ROWS = 100_000
@@ -49,26 +49,11 @@ describe("results of a 100,000-rollout job", () => {
       const server = await startServerProcess(dir.path, [], ["--max-old-space-size=48"])
       const owner = await createApiKey({ dataDir: dir.path, name: "bulk" })
       const seeds = Array.from({ length: ROWS }, (_, i) => i)
-      const config: StoredJobConfig = {
+      const config = storedJobConfig(seeds, {
         app_id: "bulk",
-        task_app_url: "http://127.0.0.1:1",
-        env_name: null,
-        seeds,
-        attempts: 1,
         concurrency: 64,
-        timeout: 30,
-        max_retries: 0,
         return_trace: false,
-        trace_format: "compact",
-        model: null,
-        provider: null,
-        policy_name: null,
-        policy_config: {},
-        env_config: {},
-        ops: null,
-        pass_threshold: 1,
-        mode: "eval",
-      }
+      })
       // Written straight into the same SQLite file (WAL allows a second connection) as a finished job.
       await Effect.runPromise(
         Effect.provide(

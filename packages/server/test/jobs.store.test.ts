@@ -16,35 +16,15 @@ import {
   type NewJob,
   SECRET_KEY_FILE,
   SecretBox,
-  type StoredJobConfig,
 } from "../src/index.js"
 import { emptyStats, emptyTally, statsOfTally, tallyRow } from "../src/jobs/JobStore.js"
-import { tempDir } from "./api.harness.js"
+import { storedJobConfig, tempDir } from "./api.harness.js"
 import { createTestDatabase, PG_ADMIN_URL } from "./jobs.pg.js"
 
 const row = (seed: number, overrides: Partial<EvalResult> = {}): EvalResult =>
   testResult({ seed, score: seed % 2 === 0 ? 1 : 0, latency_ms: 5, tokens: 10, cost_usd: 0.5, ...overrides })
 
-const config = (seeds: ReadonlyArray<number>): StoredJobConfig => ({
-  app_id: "app",
-  task_app_url: "http://127.0.0.1:1",
-  env_name: null,
-  seeds,
-  attempts: 1,
-  concurrency: 2,
-  timeout: 30,
-  max_retries: 0,
-  return_trace: true,
-  trace_format: "compact",
-  model: null,
-  provider: null,
-  policy_name: null,
-  policy_config: {},
-  env_config: {},
-  ops: null,
-  pass_threshold: 1,
-  mode: "eval",
-})
+const config = (seeds: ReadonlyArray<number>) => storedJobConfig(seeds)
 
 const key = (id: string, isAdmin = false): ApiKeyRecord => ({
   id,
