@@ -5,8 +5,11 @@
 // thread did the same again in its own isolate. Bundled, each process compiles one tree-shaken file; commands
 // loaded with `import()` become chunks that only their command loads (bench/startup measures it).
 //
-// dist/bin.js and dist/interceptorThread.js are replaced by their bundles; shared code goes to dist/chunks/.
-import { chmodSync, rmSync, writeFileSync } from "node:fs"
+// dist/bin.cjs (the entry), dist/interceptorThread.js and the lazy modules are bundles; shared code goes to
+// dist/chunks/.
+// `proctor eval` runs from dist/eval-script.js, one script with the V8 code cache beside it (see `evalScript`).
+import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { readFile } from "node:fs/promises"
 import { build } from "esbuild"
 
 const dist = new URL("./dist/", import.meta.url)
@@ -17,6 +20,11 @@ const dist = new URL("./dist/", import.meta.url)
  * in the main thread and again in the interceptor's). Core's `import { Pool } from "undici"` gets the modules
  * that define `Pool` and its request API instead. undici is pinned by the workspace catalog; a version without
  * these files fails this build, loudly.
+ *
+ * Nor its HTTP/2 client: undici's Client loads it, and with it node:http2 (and node:tls), on construction of
+ * the first Pool, though it only runs on a connection that negotiated h2, which takes `allowH2` or `useH2c`
+ * (both off by default). core's Pools set neither (test/bundle.test.ts holds them to it), so they never speak
+ * HTTP/2; loading them cost each thread that made a Pool 15 ms or more. A stub takes its place and fails loudly.
  */
 const undiciPoolOnly = {
   name: "undici-pool-only",
@@ -26,6 +34,16 @@ const undiciPoolOnly = {
         ? { path: args.importer, namespace: "undici-pool-only" }
         : undefined,
     )
+    build.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
+      args.importer.endsWith("/undici/lib/dispatcher/client.js")
+        ? { path: args.path, namespace: "no-http2" }
+        : undefined,
+    )
+    build.onLoad({ filter: /.*/, namespace: "no-http2" }, () => ({
+      contents:
+        'module.exports = () => { throw new Error("proctor\'s bundle has no HTTP/2 client (see packages/cli/build.mjs)") }',
+      loader: "js",
+    }))
     build.onLoad({ filter: /.*/, namespace: "undici-pool-only" }, (args) => ({
       // As undici's index does: its request/stream/pipeline API is installed on every dispatcher's prototype.
       contents: [
@@ -41,7 +59,49 @@ const undiciPoolOnly = {
   },
 }
 
+/**
+ * proctor's sources import Effect's modules from its index (`import { Effect, Schema } from "effect"`), and
+ * esbuild does two costly things with that index: it builds each module's namespace object with every export,
+ * so nothing a command uses of Schema or Stream is tree-shaken; and it assigns files to chunks by static
+ * import, so every effect module any command uses is reachable from every command through the index, and
+ * lands in the one chunk all of them load. `proctor eval` compiled ~920 KB of effect (and fast-check, for
+ * Schema's arbitraries) this way; importing each module directly, ~480 KB. This rewrites the imports to what
+ * effect's docs give as equivalent (`import * as Effect from "effect/Effect"`), keeping lines where they were;
+ * an import of "effect" it cannot rewrite fails the build.
+ */
+const effectModules = {
+  name: "effect-modules",
+  setup(build) {
+    build.onLoad({ filter: /\/packages\/[^/]+\/src\/.+\.ts$/ }, async (args) => {
+      const source = await readFile(args.path, "utf8")
+      const contents = source.replace(
+        /import\s+(type\s+)?\{([^}]*)\}\s*from\s*"effect"/g,
+        (statement, allTypes, names) =>
+          names
+            .split(",")
+            .map((name) => name.trim())
+            .filter((name) => name !== "")
+            .map((name) => {
+              const [, type, module] = /^(type\s+)?([A-Z][A-Za-z]*)$/.exec(name) ?? []
+              if (module === undefined) throw new Error(`${args.path}: cannot rewrite "${name}" of ${statement}`)
+              return `import ${allTypes ?? type ?? ""}* as ${module} from "effect/${module}";`
+            })
+            .join(" ") + "\n".repeat(statement.split("\n").length - 1),
+      )
+      if (/from\s*"effect"|import\(\s*"effect"\s*\)/.test(contents.replace(/\/\/.*|\/\*[\s\S]*?\*\//g, ""))) {
+        throw new Error(`${args.path}: an import of "effect" that build.mjs does not rewrite`)
+      }
+      return { contents, loader: "ts" }
+    })
+  },
+}
+
 rmSync(new URL("chunks/", dist), { recursive: true, force: true })
+// V8 checks a code cache against its script's length, not its text: no cache outlives the script it was made for.
+for (const cache of ["eval-script.js.cache", "program-script.js.cache"]) rmSync(new URL(cache, dist), { force: true })
+rmSync(new URL("lazy/", dist), { recursive: true, force: true })
+// tsc's ES module of the entry: dist/bin.cjs is the entry.
+for (const file of ["bin.js", "bin.js.map"]) rmSync(new URL(file, dist), { force: true })
 
 const common = {
   absWorkingDir: new URL(".", import.meta.url).pathname,
@@ -62,26 +122,117 @@ const common = {
   banner: {
     js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
   },
-  plugins: [undiciPoolOnly],
+  plugins: [undiciPoolOnly, effectModules],
   allowOverwrite: true,
   logLevel: "warning",
   metafile: true,
 }
 
-const [cli, thread] = await Promise.all([
-  // Commands loaded with `import()` become chunks that only they load.
-  build({ ...common, entryPoints: { bin: "src/bin.ts" }, splitting: true, chunkNames: "chunks/[name]-[hash]" }),
+/** A CommonJS bundle of ES module sources: what import.meta gives them, from the bundle's own path. */
+const commonJs = {
+  ...common,
+  format: "cjs",
+  define: { "import.meta.url": "__importMetaUrl", "import.meta.resolve": "__importMetaResolve" },
+  inject: [new URL("src/internal/scriptImportMeta.ts", import.meta.url).pathname],
+}
+
+/** A CommonJS bundle wrapped as a function, loaded by src/internal/loadScript.ts with a V8 code cache. */
+const script = {
+  ...commonJs,
+  // ES modules are strict; so is what the bundle made of them.
+  banner: { js: '(function (module, require, __filename, __import) {"use strict";' },
+  footer: { js: "})" },
+}
+
+/**
+ * `proctor eval` as one script (src/evalScript.ts; src/internal/loadScript.ts loads it): a CommonJS bundle
+ * wrapped as a function, so it can be compiled with a V8 code cache, which Node 20 gives no ES module. The
+ * cache is made here by loading it as the CLI does, which runs its modules' initialisation (effect's, the
+ * Schemas'): their code is compiled and kept, so a one-seed eval parses and compiles ~40% less (~16% fewer
+ * instructions in all). V8 takes a cache only from the same V8 with the same flags, so the CLI sets its own
+ * (tuneV8ForRuns) after loading the script; a cache refused (another Node, flags in NODE_OPTIONS) costs only
+ * time: the script compiles as any script does.
+ */
+const evalScript = { ...script, entryPoints: { "eval-script": "src/evalScript.ts" } }
+
+/**
+ * The argument parser and every command's declaration (src/main.ts) as one script with its code cache, which
+ * every command runs first: `proctor --help` compiled about half of what it ran beyond Node's own start-up.
+ * What the commands `import()` when they run stays ES modules (dist/lazy/, built below): the
+ * script imports them by those paths.
+ */
+const lazyModules = new Map()
+const programScript = {
+  ...script,
+  entryPoints: { "program-script": "src/main.ts" },
+  plugins: [
+    ...common.plugins,
+    {
+      name: "lazy-modules",
+      setup(build) {
+        build.onResolve({ filter: /^\.\.?\// }, (args) => {
+          if (args.kind !== "dynamic-import") return undefined
+          const source = new URL(args.path.replace(/\.js$/, ".ts"), `file://${args.resolveDir}/`).pathname
+          const name = `lazy/${source.slice(source.lastIndexOf("/") + 1, -".ts".length)}`
+          if (lazyModules.has(name) && lazyModules.get(name) !== source)
+            throw new Error(`two lazy modules named ${name}`)
+          lazyModules.set(name, source)
+          return { path: `./${name}.js`, external: true }
+        })
+      },
+    },
+  ],
+}
+
+// The script first: the lazy modules it names are entries of the ES module build.
+const program = await build(programScript)
+// A script has no `import()` of its own without vm's experimental loader: loadScript gives it `__import`.
+const programScriptPath = new URL("program-script.js", dist)
+const programSource = readFileSync(programScriptPath, "utf8")
+const lazyImports = programSource.replaceAll('import("./lazy/', '__import("./lazy/')
+if (/\bimport\(/.test(lazyImports)) throw new Error("program-script.js: an import() of something not in dist/lazy/")
+writeFileSync(programScriptPath, lazyImports)
+const [cli, bin, thread, evalBundle] = await Promise.all([
+  // What the commands load with `import()`, sharing chunks among themselves.
+  build({
+    ...common,
+    entryPoints: Object.fromEntries(lazyModules),
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
+  }),
+  // CommonJS and alone: `proctor --help` starts no ES module loader (~15% of its instructions) and loads one file
+  // besides the script, not chunks shared with the commands.
+  build({ ...commonJs, entryPoints: { bin: "src/bin.ts" }, outExtension: { ".js": ".cjs" }, banner: {} }),
   // One file of its own: chunks shared with the CLI would hold what the CLI needs (esbuild groups by file), and
   // the thread compiles everything it loads again in its own isolate. Alone it is the interceptor's core,
   // node:http and undici's Pool, without Effect's runtime or Schema.
   build({ ...common, entryPoints: { interceptorThread: "src/interceptorThread.ts" } }),
+  build(evalScript),
 ])
+const bundles = [program, cli, bin, thread, evalBundle]
 const metafile = {
-  inputs: { ...cli.metafile.inputs, ...thread.metafile.inputs },
-  outputs: { ...cli.metafile.outputs, ...thread.metafile.outputs },
+  inputs: Object.assign({}, ...bundles.map((bundle) => bundle.metafile.inputs)),
+  outputs: Object.assign({}, ...bundles.map((bundle) => bundle.metafile.outputs)),
 }
+// tsc has emitted the loader; the code cache is what loading the script as the CLI does compiled.
+const { codeCacheOf, loadScript } = await import("./dist/internal/loadScript.js")
+const evalScriptUrl = new URL("eval-script.js", dist)
+writeFileSync(codeCacheOf(evalScriptUrl), loadScript(evalScriptUrl).script.createCachedData())
+// The program's, made after parsing `--help` of the program and of each command, output dropped: what every
+// start-up runs (declaring the commands, parsing, writing help) is compiled and kept.
+const loaded = loadScript(programScriptPath)
+const commandsOf = (command) => [command, ...command.commands.flatMap(commandsOf)]
+/** The words naming each command, `[]` for the program itself and `["jobs", "list"]` for a subcommand. */
+const pathsOf = (command, path = []) => [path, ...command.commands.flatMap((c) => pathsOf(c, [...path, c.name()]))]
+const quiet = { writeOut: () => {}, writeErr: () => {}, outputError: () => {} }
+for (const path of pathsOf(loaded.exports.createProgram(async () => {}))) {
+  const program = loaded.exports.createProgram(async () => {})
+  for (const command of commandsOf(program)) command.configureOutput(quiet)
+  await program.parseAsync([...path, "--help"], { from: "user" }).catch(() => {})
+}
+writeFileSync(codeCacheOf(programScriptPath), loaded.script.createCachedData())
 // What each output holds and why it was included (https://esbuild.github.io/analyze/), for size work.
 writeFileSync(new URL("bundle-meta.json", dist), JSON.stringify(metafile))
 // An executable, as an installed `proctor` is: on a fresh clone the build runs after pnpm linked the bin, so
 // pnpm's own chmod never saw this file.
-chmodSync(new URL("bin.js", dist), 0o755)
+chmodSync(new URL("bin.cjs", dist), 0o755)

@@ -1,7 +1,7 @@
 /**
  * The interceptor on its own process, as `proctor eval` runs it: `startInterceptorWorker` (a thread of its own
- * with proctor's pricing, on 127.0.0.1), its entry `interceptorWorker.ts` loading the bench's probes on that
- * thread first. The bench drives it over the IPC channel (`child_process.fork`):
+ * with proctor's pricing, on 127.0.0.1), its entry `probedInterceptorThread.ts` loading the bench's probes on
+ * that thread first. The bench drives it over the IPC channel (`child_process.fork`, bench-shared's ipc.ts):
  *
  *   {id, op: "open", runId, rolloutId, seed, attempt, baseUrl, apiKey}  → {id, cid, inferenceUrl}
  *   {id, op: "close", cid, detail}  → {id, calls, ok, latencies?}   (latencies: the interceptor's own
@@ -17,11 +17,13 @@
  *
  * Prints `{"url": …}` on stdout once it listens; exits when the IPC channel closes.
  */
-import { startInterceptorWorker } from "@proctor/server"
+import { BroadcastChannel } from "node:worker_threads"
+import { answerIpc, percentiles } from "@proctor/bench-shared"
+import { startInterceptorWorker } from "@proctor/server/internal/interceptor-thread"
 import { Effect, Redacted } from "effect"
+import { PROBE_CHANNEL, type ProbeRequest } from "./probeChannel.js"
 
 interface OpenMessage {
-  readonly id: number
   readonly op: "open"
   readonly runId: string
   readonly rolloutId: string
@@ -32,52 +34,46 @@ interface OpenMessage {
 }
 
 interface CloseMessage {
-  readonly id: number
   readonly op: "close"
   readonly cid: string
   readonly detail: boolean
 }
 
 interface MemoryMessage {
-  readonly id: number
   readonly op: "memory"
   readonly gc: boolean
 }
 
 interface PausesMessage {
-  readonly id: number
   readonly op: "pauses"
 }
 
 type Message = OpenMessage | CloseMessage | MemoryMessage | PausesMessage
 
-const send = (reply: object) => {
-  // The bench may have gone (Ctrl-C) with a request in flight.
-  if (process.connected) process.send!(reply)
-}
-
 const running = await startInterceptorWorker({
   host: "127.0.0.1",
   port: 0,
-  entry: new URL("./interceptorWorker.js", import.meta.url),
+  entry: new URL("./probedInterceptorThread.js", import.meta.url),
 })
 
 type HeapFigure = "heapUsed" | "heapTotal" | "external" | "arrayBuffers"
 const gc = (globalThis as { gc?: () => void }).gc
 
 /** Asks the probes on the interceptor's thread. */
+const probes = new BroadcastChannel(PROBE_CHANNEL)
+probes.unref()
+const waiting = new Map<number, (reply: Record<string, unknown>) => void>()
+probes.onmessage = (event) => {
+  const { probe, ...reply } = (event as unknown as { data: { probe: number } & Record<string, unknown> }).data
+  waiting.get(probe)?.(reply)
+  waiting.delete(probe)
+}
 let nextProbe = 0
-const probe = (message: { readonly op: "memory" | "pauses"; readonly gc?: boolean }) =>
+const probe = (message: Omit<ProbeRequest, "probe">) =>
   new Promise<Record<string, unknown>>((resolve) => {
     const id = nextProbe++
-    const onMessage = (reply: { probe?: number }) => {
-      if (reply.probe !== id) return
-      running.thread.off("message", onMessage)
-      const { probe: _probe, ...rest } = reply
-      resolve(rest)
-    }
-    running.thread.on("message", onMessage)
-    running.thread.postMessage({ probe: id, ...message })
+    waiting.set(id, resolve)
+    probes.postMessage({ probe: id, ...message } satisfies ProbeRequest)
   })
 
 /** What is open and in flight, from the interceptor's own health route. */
@@ -109,8 +105,11 @@ const answer = async (message: Message): Promise<object> => {
           : {}),
       }
     }
-    case "pauses":
-      return probe({ op: "pauses" })
+    case "pauses": {
+      const { loopDelays, ...pauses } = await probe({ op: "pauses" })
+      const delay = percentiles(loopDelays as Array<number>)
+      return { loopDelay: { p50: delay.p50, p99: delay.p99, max: delay.max }, ...pauses }
+    }
     case "memory": {
       const proxy = (await probe({ op: "memory", gc: message.gc })) as Record<HeapFigure, number>
       if (message.gc && gc !== undefined) {
@@ -132,13 +131,7 @@ const answer = async (message: Message): Promise<object> => {
   }
 }
 
-process.on("message", (raw: unknown) => {
-  const message = raw as Message
-  answer(message).then(
-    (reply) => send({ id: message.id, ...reply }),
-    (error: unknown) => send({ id: message.id, error: error instanceof Error ? error.message : String(error) }),
-  )
-})
+answerIpc<Message>(answer)
 
 process.on("disconnect", () => {
   void running.stop().finally(() => process.exit(0))

@@ -6,25 +6,27 @@
  * body is read) and `chunked` (refused as it streams in, at the limit). Target: ≤ 300 MB peak RSS.
  *
  * Flags: --seeds N, --body-mb N, --concurrency N, --max-response-bytes N (passed to proctor),
- * --cli PATH (another build of proctor's `bin.js`), --proctor-label TEXT, --compare-cli PATH and
+ * --cli PATH (another build of proctor's `bin.cjs`), --proctor-label TEXT, --compare-cli PATH and
  * --compare-label TEXT (a second build, e.g. a commit before the limit existed, measured the same way and
  * shown beside), --no-write (print the section only).
  */
-import { spawn } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
-import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import {
   argNumber,
   argString,
   describeCommit,
+  invokedWith,
+  jsonLine,
   loads,
   log,
   mib,
   POSITIVE_INTEGER,
   publishSection,
+  startProcess,
+  timedNode,
   verdict,
 } from "@proctor/bench-shared"
 
@@ -38,8 +40,7 @@ type Framing = (typeof FRAMINGS)[number]
 
 const SECTION = "## large-bodies"
 const TASK_APP = fileURLToPath(new URL("largeBodyTaskApp.js", import.meta.url))
-const GNU_TIME = "/usr/bin/time"
-const DEFAULT_CLI = fileURLToPath(new URL("bin.js", import.meta.resolve("@proctor/cli")))
+const DEFAULT_CLI = fileURLToPath(new URL("bin.cjs", import.meta.resolve("@proctor/cli")))
 
 interface Build {
   readonly cli: string
@@ -54,21 +55,15 @@ const buildOf = (cliFlag: string, labelFlag: string, fallback?: string): Build |
 }
 
 const startTaskApp = async (framing: Framing) => {
-  const child = spawn(process.execPath, [TASK_APP, String(BODY_MB * 1_000_000), framing], {
-    stdio: ["pipe", "pipe", "inherit"],
+  const app = await startProcess({
+    what: "the task app",
+    script: TASK_APP,
+    args: [String(BODY_MB * 1_000_000), framing],
+    stdinPipe: true,
+    ready: jsonLine<{ port: number }>(),
+    stopWith: (child) => void child.stdin!.end(),
   })
-  const line = await new Promise<string>((done, fail) => {
-    createInterface({ input: child.stdout! }).once("line", done)
-    child.once("exit", (code) => fail(new Error(`the task app exited (${code}) before printing its port`)))
-  })
-  const exited = new Promise<void>((done) => child.once("exit", () => done()))
-  return {
-    url: `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}`,
-    stop: () => {
-      child.stdin!.end()
-      return exited
-    },
-  }
+  return { ...app, url: `http://127.0.0.1:${app.ready.port}` }
 }
 
 interface Measurement {
@@ -86,41 +81,27 @@ interface EvalJson {
   readonly summary: { readonly completed: number; readonly ok: number; readonly errors_by_kind: Record<string, number> }
 }
 
-/** One `proctor eval` under GNU time: its peak RSS (getrusage maxrss), CPU and wall time. */
+/** One whole `proctor eval` process: its peak RSS, CPU and wall time. */
 const measure = async (build: Build, framing: Framing): Promise<Measurement> => {
   const app = await startTaskApp(framing)
   const tmp = mkdtempSync(join(tmpdir(), "proctor-large-bodies-"))
-  const timeFile = join(tmp, "gnu-time")
-  const args = [
-    ...["-f", "%M %U %S", "-o", timeFile, process.execPath, build.cli, "eval", "--url", app.url],
-    ...["--seeds", `0-${SEEDS - 1}`, "--concurrency", String(CONCURRENCY), "--max-retries", "0"],
-    ...["--run-dir", join(tmp, "run"), "--json", "--no-intercept"],
-    ...(MAX_RESPONSE_BYTES === undefined ? [] : ["--max-response-bytes", MAX_RESPONSE_BYTES]),
-  ]
   try {
-    const t0 = performance.now()
-    const child = spawn(GNU_TIME, args, { stdio: ["ignore", "pipe", "pipe"] })
-    let stdout = ""
-    let stderr = ""
-    child.stdout!.setEncoding("utf8").on("data", (s: string) => {
-      stdout += s
-    })
-    child.stderr!.setEncoding("utf8").on("data", (s: string) => {
-      stderr = (stderr + s).slice(-4000)
-    })
-    await new Promise((done) => child.once("close", done))
-    const wallSeconds = (performance.now() - t0) / 1000
+    const run = await timedNode([
+      ...[build.cli, "eval", "--url", app.url],
+      ...["--seeds", `0-${SEEDS - 1}`, "--concurrency", String(CONCURRENCY), "--max-retries", "0"],
+      ...["--run-dir", join(tmp, "run"), "--json", "--no-intercept"],
+      ...(MAX_RESPONSE_BYTES === undefined ? [] : ["--max-response-bytes", MAX_RESPONSE_BYTES]),
+    ])
     // The run is invalid when answers are refused (exit 1): what matters is that every rollout completed.
-    const { summary } = JSON.parse(stdout.slice(stdout.indexOf("{"))) as EvalJson
-    if (summary.completed !== SEEDS) throw new Error(`proctor eval did not complete every rollout:\n${stderr}`)
-    const [kb, user, system] = readFileSync(timeFile, "utf8").trim().split("\n").pop()!.split(" ").map(Number)
+    const { summary } = JSON.parse(run.stdout.slice(run.stdout.indexOf("{"))) as EvalJson
+    if (summary.completed !== SEEDS) throw new Error(`proctor eval did not complete every rollout:\n${run.stderrTail}`)
     const tooLarge = summary.errors_by_kind.too_large ?? 0
     return {
       build,
       framing,
-      peakRssMb: (kb! * 1024) / 2 ** 20,
-      wallSeconds,
-      cpuSeconds: user! + system!,
+      peakRssMb: run.peakRssBytes / 2 ** 20,
+      wallSeconds: run.wallMs / 1000,
+      cpuSeconds: run.cpuSeconds,
       ok: summary.ok,
       tooLarge,
       otherErrors: summary.completed - summary.ok - tooLarge,
@@ -146,8 +127,7 @@ const main = async () => {
     }
   }
   const limit = MAX_RESPONSE_BYTES === undefined ? "default (16 MiB)" : `${MAX_RESPONSE_BYTES} bytes`
-  const flags = process.argv.slice(2).filter((a) => a !== "--")
-  const quoted = flags.map((a) => (/^[\w./:=@-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`)).join(" ")
+  const quoted = invokedWith()
   const command = `npx -y pnpm@10 run bench:large-bodies${quoted === "" ? "" : ` -- ${quoted}`}`
   const table = [
     "| proctor | framing | peak RSS (MiB) | target ≤ 300 MB | wall (s) | CPU user+sys (s) | too_large | ok | other errors |",

@@ -10,6 +10,7 @@
  * `{id, op: "stop"}` by closing the server and exiting (so a `--cpu-prof` profile is written). It also exits
  * when the IPC channel closes, so a bench that dies leaves no server behind.
  */
+import { answerIpc } from "@proctor/bench-shared"
 import { createJobServer, type RateLimitOptions } from "@proctor/server"
 
 interface Settings {
@@ -19,7 +20,6 @@ interface Settings {
 }
 
 interface Request {
-  readonly id: number
   readonly op: "memory" | "stop"
   readonly gc?: boolean
 }
@@ -40,15 +40,14 @@ const stop = () => {
 }
 
 const gc = (globalThis as { gc?: () => void }).gc
-process.on("message", (raw) => {
-  const request = raw as Request
+answerIpc<Request>((request) => {
   if (request.op === "stop") {
-    process.send?.({ id: request.id })
-    void stop()
-    return
+    // Answered first, then closed.
+    setImmediate(() => void stop())
+    return {}
   }
   if (request.gc === true) gc?.()
-  process.send?.({ id: request.id, ...process.memoryUsage(), gcRan: request.gc === true && gc !== undefined })
+  return { ...process.memoryUsage(), gcRan: request.gc === true && gc !== undefined }
 })
 process.on("disconnect", () => void stop())
 process.on("SIGTERM", () => void stop())

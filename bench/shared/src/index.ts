@@ -1,8 +1,13 @@
 export * from "./cli.js"
+export * from "./cpuMeter.js"
 export * from "./format.js"
+export * from "./ipc.js"
 export * from "./machine.js"
+export * from "./processes.js"
+export * from "./procStatus.js"
+export * from "./report.js"
 export * from "./resultsFile.js"
+export * from "./retry.js"
 export * from "./stats.js"
-
-/** The zero-work task app every bench runs as its own process: `node ZERO_WORK_TASK_APP …`. */
-export const ZERO_WORK_TASK_APP = new URL("./zeroWorkTaskApp.js", import.meta.url).pathname
+export * from "./timedRun.js"
+export * from "./zeroWorkProcess.js"

@@ -9,7 +9,10 @@ export interface Percentiles {
   readonly mean: number
 }
 
-/** Linear interpolation between closest ranks on a sorted copy (R's type 7, numpy's default). */
+/**
+ * The one percentile definition of every bench: linear interpolation between closest ranks on sorted values
+ * (R's type 7, numpy's default). The median is its p50.
+ */
 export const percentileOfSorted = (sorted: Float64Array, p: number): number => {
   if (sorted.length === 0) return Number.NaN
   const rank = (p / 100) * (sorted.length - 1)
@@ -47,8 +50,4 @@ export const linearFit = (xs: ReadonlyArray<number>, ys: ReadonlyArray<number>) 
   return { slope, intercept: my - slope * mx }
 }
 
-export const median = (xs: ReadonlyArray<number>): number => {
-  const s = [...xs].sort((a, b) => a - b)
-  const mid = Math.floor(s.length / 2)
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
-}
+export const median = (xs: ArrayLike<number>): number => percentileOfSorted(Float64Array.from(xs).sort(), 50)

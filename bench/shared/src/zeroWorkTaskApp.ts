@@ -3,7 +3,8 @@
  * parses it, and answers a small valid rollout response (score = seed % 2) echoing the run id. Run as its
  * own process (`node dist/zeroWorkTaskApp.js [port] [--exit-with-stdin]`); it prints `{"port": N}` on one
  * stdout line once it is listening, and exits on SIGTERM/SIGINT (or, with `--exit-with-stdin`, when its
- * stdin closes, so a parent that dies without signalling still takes it down).
+ * stdin closes, so a parent that dies without signalling still takes it down). `--latency-ms N` holds each
+ * rollout's answer N ms (a timer, no CPU): a task app whose rollouts take time, for throughput under latency.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 
@@ -57,12 +58,17 @@ const rolloutResponse = (text: string): string | null => {
 
 const HEALTH = JSON.stringify({ healthy: true, status: "ok" })
 
+const args = process.argv.slice(2)
+const latencyFlag = args.indexOf("--latency-ms")
+const latencyMs = latencyFlag === -1 ? 0 : Number(args[latencyFlag + 1])
+
 const server = createServer((req, res) => {
   const path = req.url ?? "/"
   if (req.method === "POST" && path === "/rollout") {
     readBody(req, (text) => {
       const body = rolloutResponse(text)
       if (body === null) send(res, 422, JSON.stringify({ detail: "body is not JSON" }))
+      else if (latencyMs > 0) setTimeout(() => send(res, 200, body), latencyMs)
       else send(res, 200, body)
     })
     return
@@ -75,8 +81,7 @@ const server = createServer((req, res) => {
 server.keepAliveTimeout = 65_000
 server.headersTimeout = 66_000
 
-const args = process.argv.slice(2)
-const port = Number(args.find((a) => /^\d+$/.test(a)) ?? "0")
+const port = Number(args.find((a, i) => /^\d+$/.test(a) && args[i - 1] !== "--latency-ms") ?? "0")
 server.listen(port, "127.0.0.1", () => {
   const address = server.address()
   const bound = typeof address === "object" && address !== null ? address.port : port

@@ -4,92 +4,68 @@
  * With the math task app and the baseline model already running (each its own process, started once before
  * timing), spawns, in turn and --runs times each:
  *   1. `node -e 0` (the floor: Node's own start-up on this machine, in the same run),
- *   2. `node packages/cli/dist/bin.js --help`,
- *   3. `node packages/cli/dist/bin.js eval --config EVAL.toml --run-dir NEW` for one seed of the math example
+ *   2. `node packages/cli/dist/bin.cjs --help`,
+ *   3. `node packages/cli/dist/bin.cjs eval --config EVAL.toml --run-dir NEW` for one seed of the math example
  *      against the baseline model, interception on (the default),
- *   4. the same eval with `--no-intercept`, to show what the interceptor's thread costs.
+ *   4. the same eval with `--no-intercept`, to show what interception costs (a run of one rollout serves the
+ *      interceptor on its main thread: packages/cli/src/interception.ts).
  * Each spawn runs under GNU time for its CPU (user + system) and peak RSS; wall time is spawn to exit. Writes
  * the `## startup` section of bench/RESULTS.md (other sections are kept).
  *
- * Flags: --runs N (default 20), --no-write, --cli PATH (another build's `bin.js`), --proctor-label TEXT,
+ * Flags: --runs N (default 20), --no-write, --cli PATH (another build's `bin.cjs`), --proctor-label TEXT,
  * --quiet-wait SECONDS (how long to wait for the machine to go quiet before the runs; default 60).
  */
-import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { cpus, release, tmpdir, totalmem } from "node:os"
-import { dirname, join, resolve } from "node:path"
-import { createInterface } from "node:readline"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import {
   argNumber,
   argString,
   cores,
-  describeCommit,
+  describeProctor,
   loads,
   log,
-  machineCpu,
+  machineDescription,
+  measuredAt,
   median,
   POSITIVE_INTEGER,
-  processCpu,
+  printed,
   publishSection,
   QUIET_CORES,
   REPO_ROOT,
   ratio,
-  selfCpu,
-  sleep,
+  startCpuMeter,
+  startProcess,
+  timedNode,
   verdict,
+  waitForQuiet,
 } from "@proctor/bench-shared"
-
-// ---------------------------------------------------------------------------------------------- settings
 
 const RUNS = argNumber("--runs", 20, POSITIVE_INTEGER)
 const QUIET_WAIT_S = argNumber("--quiet-wait", 60)
-const CLI_BIN = resolve(argString("--cli") ?? fileURLToPath(new URL("bin.js", import.meta.resolve("@proctor/cli"))))
+const CLI_BIN = resolve(argString("--cli") ?? fileURLToPath(new URL("bin.cjs", import.meta.resolve("@proctor/cli"))))
 const SECTION = "## startup"
-const GNU_TIME = "/usr/bin/time"
 const HELP_WALL_TARGET_MS = 150
 const HELP_RSS_TARGET_MB = 60
 const EVAL_WALL_TARGET_MS = 500
 
-const describeProctor = (): string =>
-  argString("--proctor-label") ?? describeCommit(dirname(CLI_BIN)) ?? `\`${CLI_BIN}\` (not in a git checkout)`
-
-// ---------------------------------------------------------------------------------------------- examples
-
-interface Example {
-  readonly url: string
-  readonly pid: number
-  readonly stop: () => Promise<void>
+/** Node parses the certificates NODE_EXTRA_CA_CERTS names as it starts, in every process: part of the floor. */
+const caCertsNote = (): string => {
+  const file = process.env.NODE_EXTRA_CA_CERTS
+  if (file === undefined || file === "") return ""
+  const count = readFileSync(file, "utf8").split("BEGIN CERTIFICATE").length - 1
+  return ` NODE_EXTRA_CA_CERTS names ${count} certificates, which every Node process here parses at start-up (\`node -e 0\` included).`
 }
 
-/** An example's `dist/main.js` on a free port; resolves with the URL it prints once it listens. */
-const startExample = async (script: string): Promise<Example> => {
-  const child: ChildProcess = spawn(process.execPath, [join(REPO_ROOT, script)], {
+/** An example's `dist/main.js` on a free port, its own process; ready with the URL it prints once it listens. */
+const startExample = (script: string) =>
+  startProcess({
+    what: script,
+    script: join(REPO_ROOT, script),
     env: { ...process.env, PORT: "0" },
-    stdio: ["ignore", "pipe", "inherit"],
+    ready: printed(/listening on (http:\/\/\S+)/),
   })
-  const url = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! })
-    lines.on("line", (line) => {
-      const match = /listening on (http:\/\/\S+)/.exec(line)
-      if (match === null) return
-      lines.close()
-      resolve(match[1]!)
-    })
-    child.once("exit", (code) => reject(new Error(`${script} exited (${code}) before it listened`)))
-  })
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
-  return {
-    url,
-    pid: child.pid!,
-    stop: async () => {
-      child.kill("SIGTERM")
-      await exited
-    },
-  }
-}
-
-// ---------------------------------------------------------------------------------------------- measuring
 
 interface Sample {
   readonly wallMs: number
@@ -99,60 +75,33 @@ interface Sample {
   readonly others: number
 }
 
-/** Runs `node ARGS` under GNU time to completion; fails the bench if it does not exit 0. */
+/** Runs `node ARGS` to completion (output to a pipe); fails the bench if it does not exit 0. */
 const measure = async (args: ReadonlyArray<string>, examplePids: ReadonlyArray<number>): Promise<Sample> => {
-  const timeFile = join(tmpdir(), `proctor-startup-${process.pid}.time`)
-  const m0 = machineCpu()
-  const self0 = selfCpu()
-  const examples0 = examplePids.reduce((sum, pid) => sum + processCpu(pid), 0)
-  const t0 = performance.now()
-  const child = spawn(GNU_TIME, ["-f", "%U %S %M", "-o", timeFile, process.execPath, ...args], {
-    stdio: ["ignore", "ignore", "pipe"],
-  })
-  let stderr = ""
-  child.stderr!.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString()
-  })
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve))
-  const wallMs = performance.now() - t0
-  if (code !== 0) throw new Error(`node ${args.join(" ")} exited ${code}:\n${stderr}`)
-  const [user, system, maxRssKb] = readFileSync(timeFile, "utf8").trim().split("\n").at(-1)!.split(" ").map(Number)
-  const cpuS = user! + system!
-  const ours = selfCpu() - self0 + examplePids.reduce((sum, pid) => sum + processCpu(pid), 0) - examples0 + cpuS
-  const others = Math.max(0, (machineCpu().busy - m0.busy - ours) / (wallMs / 1000))
-  return { wallMs, cpuMs: cpuS * 1000, rssMb: maxRssKb! / 1024, others }
+  const meter = startCpuMeter(examplePids)
+  const run = await timedNode(args)
+  if (run.code !== 0) throw new Error(`node ${args.join(" ")} exited ${run.code}:\n${run.stderrTail}`)
+  const others = meter(run.cpuSeconds).otherCores
+  return { wallMs: run.wallMs, cpuMs: run.cpuSeconds * 1000, rssMb: run.peakRssBytes / 2 ** 20, others }
 }
-
-/** Waits (up to --quiet-wait seconds) until other processes use under QUIET_CORES cores over one second. */
-const waitForQuiet = async (): Promise<number> => {
-  const deadline = performance.now() + QUIET_WAIT_S * 1000
-  for (;;) {
-    const m0 = machineCpu()
-    const self0 = selfCpu()
-    await sleep(1000)
-    const others = Math.max(0, machineCpu().busy - m0.busy - (selfCpu() - self0))
-    if (others < QUIET_CORES || performance.now() >= deadline) return others
-  }
-}
-
-// ---------------------------------------------------------------------------------------------- the runs
 
 const main = async () => {
   const work = mkdtempSync(join(tmpdir(), "proctor-startup-"))
   const model = await startExample("examples/baseline-model/dist/main.js")
   // Both the app and proctor read ENVIRONMENT_API_KEY from this environment: set or not, they agree.
   const math = await startExample("examples/math/dist/main.js")
+  const modelUrl = model.ready
+  const mathUrl = math.ready
   const config = join(work, "eval.toml")
   writeFileSync(
     config,
     [
       "[eval]",
       'app_id = "math"',
-      `url = "${math.url}"`,
+      `url = "${mathUrl}"`,
       'seeds = "0"',
       'model = "baseline"',
       "[eval.policy_config]",
-      `inference_url = "${model.url}"`,
+      `inference_url = "${modelUrl}"`,
       "temperature = 0",
       "",
     ].join("\n"),
@@ -174,7 +123,7 @@ const main = async () => {
   try {
     // Warm-up: the page cache holds every file after one run of each; a failing command stops the bench here.
     for (const command of commands) await measure(command.args(), pids)
-    const othersBefore = await waitForQuiet()
+    const othersBefore = await waitForQuiet(pids, { maxSeconds: QUIET_WAIT_S })
     log(`others at the start: ${cores(othersBefore)} cores; ${RUNS} runs of ${commands.length} commands`)
     for (let run = 0; run < RUNS; run++) {
       for (const [i, command] of commands.entries()) samples[i]!.push(await measure(command.args(), pids))
@@ -197,15 +146,14 @@ const main = async () => {
   const helpRss = med(1, (s) => s.rssMb)
   const evalWall = med(2, (s) => s.wallMs)
   const disturbed = samples.some((s) => median(s.map((x) => x.others)) > QUIET_CORES)
-  const cpu = cpus()[0]?.model.replace(/\s+/g, " ").trim() ?? "unknown CPU"
   const section = [
     SECTION,
     "",
-    `Measured ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC with \`npx -y pnpm@10 run bench:startup\` (bench/startup); proctor at ${describeProctor()}.`,
+    `Measured ${measuredAt(startedAt)} UTC with \`npx -y pnpm@10 run bench:startup\` (bench/startup); proctor at ${describeProctor(CLI_BIN)}.`,
     "",
-    `Machine: ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, Node ${process.version}. Load average (1/5/15 min) at the start: ${loadBefore}; at the end: ${loads()}.`,
+    `Machine: ${machineDescription()}. Load average (1/5/15 min) at the start: ${loadBefore}; at the end: ${loads()}.${caCertsNote()}`,
     "",
-    `Setup: the math task app and the baseline model (examples/, each its own process on 127.0.0.1) are started once before timing. Then ${RUNS} rounds, each spawning in turn \`node -e 0\`, \`node packages/cli/dist/bin.js --help\`, and \`node packages/cli/dist/bin.js eval --config EVAL.toml --run-dir NEW\` for seed 0 of the math example against the baseline model (\`model = "baseline"\`, \`policy_config.inference_url\` = the model), with interception on (the default) and with \`--no-intercept\`; output goes to a pipe, as in a script. Each process runs under GNU time: *CPU* is its user + system time (all threads), *peak RSS* is \`%M\` (getrusage maxrss); *wall* is spawn to exit, start-up and shutdown included. Figures are medians of the ${RUNS} runs; ratios are to \`node -e 0\` in the same run. *Others* is the CPU (in cores) that processes other than the bench, the child and the two examples used while it ran — anything above ~0.1 slows the figures beside it on 2 shared cores.`,
+    `Setup: the math task app and the baseline model (examples/, each its own process on 127.0.0.1) are started once before timing. Then ${RUNS} rounds, each spawning in turn \`node -e 0\`, \`node packages/cli/dist/bin.cjs --help\`, and \`node packages/cli/dist/bin.cjs eval --config EVAL.toml --run-dir NEW\` for seed 0 of the math example against the baseline model (\`model = "baseline"\`, \`policy_config.inference_url\` = the model), with interception on (the default; a run of one rollout serves the interceptor on its main thread) and with \`--no-intercept\`; output goes to a pipe, as in a script. Each process runs under GNU time: *CPU* is its user + system time (all threads), *peak RSS* is \`%M\` (getrusage maxrss); *wall* is spawn to exit, start-up and shutdown included. Figures are medians of the ${RUNS} runs; ratios are to \`node -e 0\` in the same run. *Others* is the CPU (in cores) that processes other than the bench, the child and the two examples used while it ran — anything above ~0.1 slows the figures beside it on 2 shared cores.`,
     "",
     "| command | wall (ms) | ÷ `node -e 0` | CPU (ms) | peak RSS (MB) | ÷ `node -e 0` | others (cores) |",
     "|---|---:|---:|---:|---:|---:|---:|",

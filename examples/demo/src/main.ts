@@ -56,7 +56,7 @@ const exampleMain = (pkg: string): string => {
 
 /** The CLI exactly as users run it: its built binary, spawned, not imported. */
 const cliBin = (): string => {
-  const path = fileURLToPath(new URL("../../../packages/cli/dist/bin.js", import.meta.url))
+  const path = fileURLToPath(new URL("../../../packages/cli/dist/bin.cjs", import.meta.url))
   if (!existsSync(path)) throw new DemoError(`the proctor CLI is not built (${path}): run \`pnpm run build\` first`)
   return path
 }

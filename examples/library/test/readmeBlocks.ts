@@ -4,6 +4,7 @@
  *
  * - ```ts              compiled against the built packages (type-checked) and run with node; must exit 0.
  * - ```ts no-run       only type-checked.
+ * - ```ts service      type-checked, then started like a shell service (a task app the next blocks call).
  * - ```sh run          run with bash from the repository root (`set -euo pipefail`); must exit 0, or
  *                      `exit=N`. Blocks run in the file's order.
  * - ```sh service      each line starts a server in the background, ready once it prints a URL or
@@ -66,7 +67,6 @@ export const readmeBlocks = (markdown: string, file = "README.md"): ParsedBlocks
       problems.push(`${where}: a \`\`\`${info} block must say whether it runs: \`\`\`${info} run | service | no-run`)
       continue
     }
-    if (language === "ts" && mode === "service") problems.push(`${where}: a ts block cannot be a service`)
     const expectedExit = exitWord === undefined ? 0 : Number(exitWord.slice("exit=".length))
     if (!Number.isInteger(expectedExit)) problems.push(`${where}: ${exitWord} is not an exit code`)
     blocks.push({ line: start, language, mode, expectedExit, code: body.join("\n") })

@@ -1,2 +1,2 @@
-export { ExitCode } from "./exitCodes.js"
-export { main } from "./main.js"
+export { ExitCode, exitCodeMeanings } from "./exitCodes.js"
+export { createProgram, main } from "./main.js"

@@ -41,13 +41,13 @@ const packageScript = (packageJson: string, name: string): string | null => {
 
 /**
  * `pnpm proctor` / `npm run proctor --` / …: when a package script started this process and that script is
- * this CLI and nothing more (`node packages/cli/dist/bin.js` or `proctor`), so extra words become its arguments.
+ * this CLI and nothing more (`node packages/cli/dist/bin.cjs` or `proctor`), so extra words become its arguments.
  */
 const viaPackageScript = ({ env, script }: InvocationContext): string | null => {
   const name = env.npm_lifecycle_event
   const packageJson = env.npm_package_json
   if (name === undefined || name === "" || packageJson === undefined) return null
-  // `node -- bin.js`: see bin.ts for the `--`.
+  // `node -- bin.cjs`: see bin.ts for the `--`.
   const words = (packageScript(packageJson, name)?.trim().split(/\s+/) ?? []).filter((word) => word !== "--")
   const runsThisCli =
     (words.length === 1 && words[0] === "proctor") ||

@@ -1,12 +1,17 @@
 import { Command, CommanderError } from "commander"
 import { ExitCode } from "./exitCodes.js"
 import { processIo } from "./Io.js"
+import { registerCompareCommand } from "./program/compare.js"
 import { registerEvalCommand } from "./program/eval.js"
+import { registerExportCommand } from "./program/export.js"
 import { registerJobsCommands } from "./program/jobs.js"
 import { registerKeysCommands } from "./program/keys.js"
 import type { RunCommand } from "./program/RunCommand.js"
+import { registerReportCommand } from "./program/report.js"
 import { registerServeCommand } from "./program/serve.js"
 import { registerTaskAppCommands } from "./program/taskApp.js"
+import { registerViewCommand } from "./program/view.js"
+import { registerWorkerCommand } from "./program/worker.js"
 import { cliVersion } from "./version.js"
 
 /** The command `argv` names (`proctor jobs watch` for `jobs watch ID --x`), as far as it is known. */
@@ -33,9 +38,11 @@ const usageError = async (program: Command, argv: ReadonlyArray<string>, error: 
   return `${["proctor", ...names].join(" ")}: ${what}; see \`${proctorCommand(...names, "--help")}\`\n`
 }
 
-/** Parses arguments and runs one command; resolves to the process exit code. */
-export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
-  let exitCode: number = ExitCode.Ok
+/**
+ * Every command and flag, each action calling `run`. Declaring them runs nothing and loads no command, so the
+ * docs' CLI reference walks this tree.
+ */
+export const createProgram = (run: RunCommand): Command => {
   const program = new Command("proctor")
     .description("Evaluate LLM agents and policies on task apps: fast, durable, traced and priced.")
     .version(cliVersion(), "-V, --version", "print proctor's version")
@@ -43,16 +50,28 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
     // Subcommands inherit this: usage errors are printed once, by `usageError`.
     .configureOutput({ outputError: () => {} })
 
-  const run: RunCommand = async (load) => {
-    const [{ runExit }, command] = await Promise.all([import("./runEffect.js"), load(processIo())])
-    exitCode = await runExit(command)
-  }
   registerEvalCommand(program, run)
   registerTaskAppCommands(program, run)
+  registerCompareCommand(program, run)
+  registerExportCommand(program, run)
+  registerViewCommand(program, run)
   // job server commands
   registerJobsCommands(program, run)
   registerServeCommand(program, run)
+  registerWorkerCommand(program, run)
   registerKeysCommands(program, run)
+  registerReportCommand(program, run)
+  return program
+}
+
+/** Parses arguments and runs one command; resolves to the process exit code. */
+export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
+  let exitCode: number = ExitCode.Ok
+  const run: RunCommand = async (load) => {
+    const command = await load(processIo())
+    exitCode = typeof command === "number" ? command : await (await import("./runEffect.js")).runExit(command)
+  }
+  const program = createProgram(run)
 
   try {
     await program.parseAsync([...argv], { from: "user" })

@@ -1,5 +1,6 @@
 import type { EvalResult, RunSummary } from "@proctor/core"
 import {
+  appendSummaryMarkdown,
   COMPACT_ROWS,
   formatSummaryText,
   type ReportConfig,
@@ -35,6 +36,8 @@ export interface PrintResultsInput<E> {
   /** What `--json` prints before the summary: the run's or the job's identity. */
   readonly identity: Readonly<Record<string, unknown>>
   readonly tracesDir: string | null
+  /** `$GITHUB_STEP_SUMMARY` of `proctor eval`: the file the run's markdown summary is appended to, if set. */
+  readonly stepSummary?: string | undefined
 }
 
 /** The terminal's table: failures and first/last rows unless `--table full`, never a column with no values. */
@@ -66,12 +69,15 @@ export const printResults = <E>(input: PrintResultsInput<E>): Effect.Effect<void
   Effect.gen(function* () {
     const { options, io, config, summary } = input
     const jsonPath = options.outputJson ?? options.output
-    const needsRows = jsonPath !== undefined || options.outputTxt !== undefined || options.json !== true
+    const stepSummary = input.stepSummary === "" ? undefined : input.stepSummary
+    const needsRows =
+      jsonPath !== undefined || options.outputTxt !== undefined || options.json !== true || stepSummary !== undefined
     const results = needsRows ? yield* input.results : () => []
     if (jsonPath !== undefined) yield* writeOutputJson(jsonPath, config, results(), summary)
     if (options.outputTxt !== undefined) {
       yield* writeOutputTxt(options.outputTxt, config, results, { attempts: input.attempts })
     }
+    if (stepSummary !== undefined) yield* appendSummaryMarkdown(stepSummary, summary, results(), input.attempts)
     if (options.json === true) {
       io.stdout.write(`${JSON.stringify({ ...input.identity, summary }, null, 2)}\n`)
       return

@@ -2,17 +2,17 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { createApiKey, createJobServer, type JobServer } from "@proctor/server"
 import { Chunk, Effect, Redacted, Stream } from "effect"
+import { startTestServer, type TestServer } from "../../server/test/api.harness.js"
 import { JobsClient } from "../src/backend/JobsClient.js"
 import { jobSubmission } from "../src/backend/jobSubmission.js"
 import {
   cleanEnv,
   ensureBuilt,
-  type RecordingTaskApp,
   runCli,
   startCli,
-  startRecordingTaskApp,
+  startZeroTaskApp,
+  type TestTaskApp,
   waitFor,
 } from "./fixtures/harness.js"
 
@@ -26,19 +26,18 @@ const TASK_APP_KEY = "sk-e2e-task-app-secret"
 const STACK_FRAME = /^\s+at\s/m
 
 let tmp: string
-let server: JobServer
+let server: TestServer
 let apiKey: string
-let app: RecordingTaskApp
-let slowApp: RecordingTaskApp
+let app: TestTaskApp
+let slowApp: TestTaskApp
 
 beforeAll(async () => {
   ensureBuilt()
   tmp = mkdtempSync(join(tmpdir(), "proctor-backend-e2e-"))
-  const dataDir = join(tmp, "server")
-  apiKey = (await createApiKey({ dataDir, name: "e2e" })).key
-  server = await createJobServer({ dataDir, rateLimit: false, secretKey: "e2e-secret-key-0123456789abcdef0123456789" })
-  app = await startRecordingTaskApp({ apiKey: TASK_APP_KEY, scoreOf: (seed) => (seed % 2 === 0 ? 1 : 0.5) })
-  slowApp = await startRecordingTaskApp({ apiKey: TASK_APP_KEY, delayMs: () => 800 })
+  server = await startTestServer({ secretKey: "e2e-secret-key-0123456789abcdef0123456789" })
+  apiKey = server.userKey
+  app = await startZeroTaskApp({ apiKey: TASK_APP_KEY, score: (seed) => (seed % 2 === 0 ? 1 : 0.5) })
+  slowApp = await startZeroTaskApp({ apiKey: TASK_APP_KEY, delayMs: () => 800 })
 }, 300_000)
 
 afterAll(async () => {

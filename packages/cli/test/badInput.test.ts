@@ -11,9 +11,9 @@ import {
   cliBin,
   ensureBuilt,
   killStrayClis,
-  type RecordingTaskApp,
   runCli,
-  startRecordingTaskApp,
+  startZeroTaskApp,
+  type TestTaskApp,
 } from "./fixtures/harness.js"
 
 /** Issue 9: every bad input ends in one named line and exit 2, before anything is written; nothing internal. */
@@ -30,10 +30,10 @@ const CLOSED = "http://127.0.0.1:9"
 const runInstalled = (args: ReadonlyArray<string>, cwd: string): Promise<CliResult> =>
   captured(spawn(cliBin, args, { cwd, env: cleanEnv(), stdio: ["ignore", "pipe", "pipe"] })).done
 
-let app: RecordingTaskApp
+let app: TestTaskApp
 beforeAll(async () => {
   ensureBuilt()
-  app = await startRecordingTaskApp({ apiKey: "k" })
+  app = await startZeroTaskApp({ apiKey: "k" })
 }, 300_000)
 afterAll(async () => {
   killStrayClis()

@@ -10,11 +10,11 @@ import {
   filesUnder,
   killStrayClis,
   nonEmptyLines,
-  type RecordingTaskApp,
   runCli,
   startCli,
   startExample,
-  startRecordingTaskApp,
+  startZeroTaskApp,
+  type TestTaskApp,
   waitFor,
 } from "./fixtures/harness.js"
 
@@ -37,8 +37,8 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true })
 })
 
-const recordingApp = async (options: Parameters<typeof startRecordingTaskApp>[0]): Promise<RecordingTaskApp> => {
-  const app = await startRecordingTaskApp(options)
+const recordingApp = async (options: Parameters<typeof startZeroTaskApp>[0]): Promise<TestTaskApp> => {
+  const app = await startZeroTaskApp(options)
   cleanups.push(app.close)
   return app
 }
@@ -105,7 +105,7 @@ describe("usage errors", () => {
 
 describe("a run against a zero-work task app", () => {
   it("exits 0 with the table, a run directory and synth-ai's output shapes", async () => {
-    const app = await recordingApp({ apiKey: KEY, scoreOf: (seed) => (seed % 2 === 0 ? 1 : 0.5) })
+    const app = await recordingApp({ apiKey: KEY, score: (seed) => (seed % 2 === 0 ? 1 : 0.5) })
     const dir = mkdtempSync(join(tmp, "normal-"))
     const runDir = join(dir, "run")
     const outJson = join(dir, "out.json")
@@ -191,7 +191,7 @@ describe("a run against a zero-work task app", () => {
   })
 
   it("--fail-under exits 1 when the mean score is below it, 0 when not", async () => {
-    const app = await recordingApp({ apiKey: KEY, scoreOf: (seed) => (seed % 2 === 0 ? 1 : 0.5) })
+    const app = await recordingApp({ apiKey: KEY, score: (seed) => (seed % 2 === 0 ? 1 : 0.5) })
     const args = (runDir: string, failUnder: string) => [
       "eval",
       "--url",
@@ -241,7 +241,7 @@ describe("durability", () => {
     appendFileSync(journal, '{"seed":3999,"attempt":0,"score":1,"rew')
 
     app.setPhase("resume")
-    app.release()
+    app.open()
     const resumed = await runCli(["eval", "--resume", runDir], { env })
     expect(resumed.code, resumed.stderr).toBe(0)
     expect(resumed.stderr).not.toMatch(STACK_FRAME)
@@ -303,12 +303,7 @@ describe("durability", () => {
 })
 
 /** A finished run of seeds 0…9 whose journal then loses all but its first 4 lines (rollouts lost). */
-const partialRun = async (
-  name: string,
-  app: RecordingTaskApp,
-  extraArgs: ReadonlyArray<string>,
-  env: NodeJS.ProcessEnv,
-) => {
+const partialRun = async (name: string, app: TestTaskApp, extraArgs: ReadonlyArray<string>, env: NodeJS.ProcessEnv) => {
   const runDir = join(tmp, name)
   const first = await runCli(
     ["eval", "--url", app.url, "--seeds", "0-9", "--run-dir", runDir, NO_MODEL, ...extraArgs],
@@ -402,7 +397,7 @@ describe("resumed runs report the whole run and this session apart", () => {
 
 describe("default output", () => {
   it("prints the summary first, then the failures and first and last rows, without empty columns", async () => {
-    const app = await recordingApp({ apiKey: KEY, scoreOf: (seed) => (seed % 2 === 0 ? 1 : 0.5) })
+    const app = await recordingApp({ apiKey: KEY, score: (seed) => (seed % 2 === 0 ? 1 : 0.5) })
     const env = cleanEnv({ ENVIRONMENT_API_KEY: KEY })
     const run = (name: string, extra: ReadonlyArray<string> = []) =>
       runCli(["eval", "--url", app.url, "--seeds", "0-29", "--run-dir", join(tmp, name), NO_MODEL, ...extra], { env })

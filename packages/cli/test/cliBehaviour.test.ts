@@ -1,7 +1,7 @@
-import { execFileSync, spawn } from "node:child_process"
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { spawn, spawnSync } from "node:child_process"
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
+import { dirname, join, relative } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type ContractStub, startContractStub } from "./fixtures/backendContractStub.js"
@@ -12,10 +12,10 @@ import {
   ensureBuilt,
   killStrayClis,
   nonEmptyLines,
-  type RecordingTaskApp,
   repoRoot,
   runCli,
-  startRecordingTaskApp,
+  startZeroTaskApp,
+  type TestTaskApp,
 } from "./fixtures/harness.js"
 
 /** `proctor` as a user meets it: --version, closed pipes, usage errors, hints, the job-mode notice, start-up. */
@@ -25,7 +25,7 @@ const JOBS_KEY = "pk_cli_behaviour_stub_key"
 const STACK_FRAME = /^\s+at\s/m
 
 let tmp: string
-let app: RecordingTaskApp
+let app: TestTaskApp
 let stub: ContractStub
 /** A directory on the PATH with a `pnpm` that is `npx -y pnpm@10`, as a user with pnpm installed has one. */
 let pnpmDir: string
@@ -33,7 +33,7 @@ let pnpmDir: string
 beforeAll(async () => {
   ensureBuilt()
   tmp = mkdtempSync(join(tmpdir(), "proctor-cli-behaviour-"))
-  app = await startRecordingTaskApp({ apiKey: KEY })
+  app = await startZeroTaskApp({ apiKey: KEY })
   stub = await startContractStub({ keys: [JOBS_KEY], tickMs: 5 })
   pnpmDir = join(tmp, "pnpm-bin")
   mkdirSync(pnpmDir)
@@ -166,10 +166,10 @@ const resumeHintOf = async (run: (args: ReadonlyArray<string>) => Promise<{ code
 }
 
 describe("hints print commands that run as printed", () => {
-  it("started as `node packages/cli/dist/bin.js` (no proctor on the PATH): the hint is that command", async () => {
+  it("started as `node packages/cli/dist/bin.cjs` (no proctor on the PATH): the hint is that command", async () => {
     const env = shellEnv()
     const hint = await resumeHintOf((args) => runCli(args, { env }))
-    expect(hint).toMatch(/^node packages\/cli\/dist\/bin\.js eval --resume /)
+    expect(hint).toMatch(/^node packages\/cli\/dist\/bin\.cjs eval --resume /)
     const resumed = await runPrinted(hint, env)
     expect(resumed.code, resumed.stderr).toBe(0)
   })
@@ -224,16 +224,21 @@ describe("job server mode is never silent", () => {
 })
 
 describe("start-up loads only what the command needs", () => {
-  /** Every file module the process resolves, recorded by a resolve hook (Node's module.register). */
-  const modulesLoadedBy = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
+  /**
+   * Every file module the process loads: ES modules through a resolve hook (Node's module.register), CommonJS
+   * modules from require's cache as the process exits (a preload). Scripts loaded with node:vm are neither.
+   */
+  const modulesLoadedBy = (args: ReadonlyArray<string>) => {
     const dir = mkdtempSync(join(tmp, "loads-"))
-    const log = join(dir, "loaded.txt")
+    const esmLog = join(dir, "esm.txt")
+    const cjsLog = join(dir, "cjs.txt")
+    writeFileSync(esmLog, "")
     writeFileSync(
       join(dir, "hooks.mjs"),
       'import { appendFileSync } from "node:fs"\n' +
         "export async function resolve(specifier, context, next) {\n" +
         "  const result = await next(specifier, context)\n" +
-        '  if (result.url.startsWith("file:")) appendFileSync(process.env.PROCTOR_LOAD_LOG, result.url + "\\n")\n' +
+        '  if (result.url.startsWith("file:")) appendFileSync(process.env.PROCTOR_ESM_LOG, result.url + "\\n")\n' +
         "  return result\n" +
         "}\n",
     )
@@ -241,28 +246,38 @@ describe("start-up loads only what the command needs", () => {
       join(dir, "register.mjs"),
       `import { register } from "node:module"\nregister(${JSON.stringify(pathToFileURL(join(dir, "hooks.mjs")).href)})\n`,
     )
-    execFileSync(process.execPath, ["--import", pathToFileURL(join(dir, "register.mjs")).href, cliBin, ...args], {
-      env: { ...shellEnv(), PROCTOR_LOAD_LOG: log },
+    const preload = join(dir, "cjs.cjs")
+    writeFileSync(
+      preload,
+      'process.on("exit", () => require("node:fs").writeFileSync(process.env.PROCTOR_CJS_LOG, ' +
+        "Object.keys(require.cache).filter((f) => f !== __filename).join('\\n')))\n",
+    )
+    const hooks = ["--import", pathToFileURL(join(dir, "register.mjs")).href, "--require", preload]
+    // Its exit code is not the point (`compare` alone is a usage error).
+    spawnSync(process.execPath, [...hooks, cliBin, ...args], {
+      env: { ...shellEnv(), PROCTOR_ESM_LOG: esmLog, PROCTOR_CJS_LOG: cjsLog },
       stdio: "ignore",
     })
-    return readFileSync(log, "utf8")
-      .split("\n")
-      .filter((line) => line !== "")
+    const lines = (file: string) =>
+      readFileSync(file, "utf8")
+        .split("\n")
+        .filter((line) => line !== "")
+    // With a hook registered, Node resolves the entry itself through the ES module resolver too.
+    return { esm: lines(esmLog).filter((url) => url !== pathToFileURL(cliBin).href), cjs: lines(cjsLog) }
   }
 
-  it("--help, --version and `eval --help` load the CLI's entry bundle, a few KB of shared chunks and nothing else", () => {
+  it("--help, --version and `eval --help` load the CLI's CommonJS entry and its program script, nothing else", () => {
     for (const args of [["--help"], ["--version"], ["eval", "--help"]]) {
-      const loaded = modulesLoadedBy(args).map((url) => fileURLToPath(url))
-      // bin.js is the esbuild bundle of main.ts and commander; each command's code is a chunk loaded on use, so
-      // all else loaded here is what bin.js shares with the commands (exit codes, esbuild's module helpers).
-      expect(loaded[0], args.join(" ")).toBe(cliBin)
-      const chunks = loaded.slice(1)
-      expect(
-        chunks.every((file) => file.startsWith(join(dirname(cliBin), "chunks/"))),
-        chunks.join(", "),
-      ).toBe(true)
-      const chunkBytes = chunks.reduce((total, file) => total + statSync(file).size, 0)
-      expect(chunkBytes, args.join(" ")).toBeLessThan(16 * 1024)
+      // bin.cjs loads main.ts and commander as one script with its code cache (dist/program-script.js); each
+      // command's code is an ES module it imports on use, so none loads here, nor Node's ES module loader.
+      expect(modulesLoadedBy(args), args.join(" ")).toEqual({ esm: [], cjs: [cliBin] })
     }
+  })
+
+  it("a command loads its code as ES modules on use: `compare` with no arguments loads only the usage error's", () => {
+    const { esm } = modulesLoadedBy(["compare"])
+    const loaded = esm.map((url) => relative(dirname(cliBin), fileURLToPath(url)))
+    // Besides it, only chunks it shares with other commands (esbuild's module helpers, exit codes).
+    expect(loaded.filter((file) => !file.startsWith("chunks/"))).toEqual(["lazy/invocation.js"])
   })
 })

@@ -7,10 +7,10 @@ import {
   cleanEnv,
   ensureBuilt,
   killStrayClis,
-  type RecordingTaskApp,
   repoRoot,
   runCli,
-  startRecordingTaskApp,
+  startZeroTaskApp,
+  type TestTaskApp,
 } from "./fixtures/harness.js"
 
 const KEY = "sk-config-test-key-42"
@@ -156,9 +156,9 @@ describe("the README's commands against the examples, started as the README says
 })
 
 describe("config and flags, in proctor's words", () => {
-  let app: RecordingTaskApp
+  let app: TestTaskApp
   beforeAll(async () => {
-    app = await startRecordingTaskApp({ apiKey: KEY })
+    app = await startZeroTaskApp({ apiKey: KEY })
     cleanups.push(app.close)
   })
   const keyed = () => env({ ENVIRONMENT_API_KEY: KEY })

@@ -1,9 +1,21 @@
+import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import type { EvalResult, ModelCall } from "@proctor/core"
-import { cleanEnv, ensureBuilt, killStrayClis, repoRoot, startCli, startExample } from "./fixtures/harness.js"
+import { decodeModelCalls, type EvalResult } from "@proctor/core"
+import { Either } from "effect"
+import { oneRolloutAtATime } from "../src/interception.js"
+import {
+  captured,
+  cleanEnv,
+  cliBin,
+  ensureBuilt,
+  killStrayClis,
+  repoRoot,
+  startCli,
+  startExample,
+} from "./fixtures/harness.js"
 
 interface MathModule {
   readonly problemForSeed: (seed: number) => { readonly question: string }
@@ -52,7 +64,8 @@ describe("proctor eval through the embedded interceptor", () => {
   it("records every model call of 128 rollouts at concurrency 64, each under its own rollout, with the upstream's token counts", async () => {
     const dir = mkdtempSync(join(tmpdir(), "proctor-intercept-"))
     const intercepted = await evalRun(join(dir, "intercepted"), [])
-    const calls = readJsonl<ModelCall>(join(dir, "intercepted", "model_calls.jsonl"))
+    // Stored relative to each rollout's previous call: read back whole, as every reader does.
+    const calls = Either.getOrThrow(decodeModelCalls(readJsonl(join(dir, "intercepted", "model_calls.jsonl"))))
 
     // Never swapped: every recorded request carries the problem of the seed it is filed under.
     for (const call of calls) {
@@ -86,4 +99,65 @@ describe("proctor eval through the embedded interceptor", () => {
     const correct = results.filter((r) => r.score === 1).length
     expect(summary.cost_usd.per_correct).toBeCloseTo(total / correct, 10)
   }, 120_000)
+
+  // undici's HTTP parser is WebAssembly; V8 recompiled it with TurboFan after the first response, on a
+  // background thread the process then waited for at exit (src/internal/tuneV8ForRuns.ts).
+  it("a one-seed eval never recompiles undici's HTTP parser with TurboFan", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "proctor-intercept-liftoff-"))
+    const config = join(dir, "eval.toml")
+    writeFileSync(config, `[eval]\nmodel = "baseline"\n[eval.policy_config]\ninference_url = "${baseline.url}"\n`)
+    const args = ["eval", "math", "--config", config, "--url", math.url, "--seeds", "0", "--run-dir", join(dir, "run")]
+    // V8 prints what it compiles to stdout, between the lines of the CLI's own output.
+    const child = spawn(process.execPath, ["--trace-wasm-compilation-times", cliBin, ...args, "--json"], {
+      env: cleanEnv({ ENVIRONMENT_API_KEY: TASK_APP_KEY }),
+      stdio: ["ignore", "pipe", "pipe"],
+    })
+    const result = await captured(child).done
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toMatch(/Compiled function \S+ using Liftoff/)
+    expect(result.stdout).not.toMatch(/using TurboFan/)
+  }, 60_000)
+})
+
+/** What a record says, without what differs between runs (ids, clocks, timings). */
+const withoutRunSpecifics = (record: object): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(record).filter(
+      ([key]) => !/^(call_id|run_id|rollout_id|started_at|completed_at|finished_at|latency_ms|ttft_ms)$/.test(key),
+    ),
+  )
+
+// A run with one rollout in flight at a time serves the interceptor on the main thread; others on a thread of
+// their own (src/interception.ts). Both run the same interceptor core and price calls from the same table.
+describe("where the interceptor runs", () => {
+  it("on the main thread only when no two rollouts are ever in flight", () => {
+    const config = (seeds: ReadonlyArray<number>, attempts: number, concurrency: number) => ({
+      seeds,
+      attempts,
+      concurrency,
+    })
+    expect(oneRolloutAtATime(config([0], 1, 8))).toBe(true)
+    expect(oneRolloutAtATime(config([0, 1, 2], 3, 1))).toBe(true)
+    expect(oneRolloutAtATime(config([0, 1], 1, 2))).toBe(false)
+    expect(oneRolloutAtATime(config([0], 2, 8))).toBe(false)
+  })
+
+  it("records and prices a seed's model calls and result the same on the main thread as on its own", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "proctor-intercept-where-"))
+    const pricing = join(repoRoot, "examples/baseline-model/pricing.json")
+    const run = async (name: string, seeds: string, concurrency: string) => {
+      const runDir = join(dir, name)
+      await evalRun(runDir, ["--seeds", seeds, "--concurrency", concurrency, "--pricing", pricing])
+      const calls = Either.getOrThrow(decodeModelCalls(readJsonl(join(runDir, "model_calls.jsonl")))).filter(
+        (call) => call.seed === 0,
+      )
+      const [result] = readJsonl<EvalResult>(join(runDir, "results.jsonl")).filter((r) => r.seed === 0)
+      return { calls: calls.map(withoutRunSpecifics), result: withoutRunSpecifics(result!) }
+    }
+    const alone = await run("alone", "0", "1")
+    const beside = await run("beside", "0-1", "2")
+    expect(alone.calls.length).toBeGreaterThan(0)
+    expect(alone.calls.every((call) => typeof call.cost_usd === "number" && call.cost_usd > 0)).toBe(true)
+    expect(alone).toEqual(beside)
+  }, 60_000)
 })

@@ -11,9 +11,9 @@ import {
   ensureBuilt,
   killStrayClis,
   nonEmptyLines,
-  type RecordingTaskApp,
   runCli,
-  startRecordingTaskApp,
+  startZeroTaskApp,
+  type TestTaskApp,
 } from "./fixtures/harness.js"
 
 /** The recording app calls no model: no endpoint to trace. */
@@ -24,13 +24,13 @@ const STACK_FRAME = /^\s+at\s/m
 const env = cleanEnv({ ENVIRONMENT_API_KEY: KEY })
 
 let tmp: string
-let app: RecordingTaskApp
+let app: TestTaskApp
 
 beforeAll(async () => {
   ensureBuilt()
   tmp = mkdtempSync(join(tmpdir(), "proctor-resume-"))
   // Scores that differ by seed, so a result that changes moves the mean.
-  app = await startRecordingTaskApp({ apiKey: KEY, scoreOf: (seed) => ((seed * 37) % 10) / 10 })
+  app = await startZeroTaskApp({ apiKey: KEY, score: (seed) => ((seed * 37) % 10) / 10 })
 }, 300_000)
 
 afterAll(async () => {

@@ -27,6 +27,21 @@ export const ErrorKind = Schema.Literal(
 )
 export type ErrorKind = typeof ErrorKind.Type
 
+/** A failed try of a rollout that was retried: what went wrong, how long the runner waited, when it failed. */
+export const RetryLogEntry = Schema.Struct({
+  kind: ErrorKind,
+  /** The error's message, cut to `MAX_RETRY_ERROR_CHARS`. */
+  error: Schema.String,
+  delay_ms: Schema.Number,
+  /** When the try failed (ISO 8601). */
+  at: Schema.String,
+})
+export type RetryLogEntry = typeof RetryLogEntry.Type
+
+/** `retry_log` keeps the most recent tries only (`retries` still counts them all), each message cut to this. */
+export const MAX_RETRY_LOG_ENTRIES = 20
+export const MAX_RETRY_ERROR_CHARS = 500
+
 /** One row of results: synth-ai's `EvalResult` plus proctor's bookkeeping fields. */
 export const EvalResult = Schema.Struct({
   seed: Schema.Number,
@@ -60,6 +75,8 @@ export const EvalResult = Schema.Struct({
    * `metrics.details`; absent when the run names no key or the task app sent no value.
    */
   cluster: Schema.optional(Schema.String),
+  /** Each failed try before the final one, oldest first (at most `MAX_RETRY_LOG_ENTRIES`, the latest); absent without retries. */
+  retry_log: Schema.optional(Schema.Array(RetryLogEntry)),
 })
 export type EvalResult = typeof EvalResult.Type
 

@@ -8,6 +8,7 @@ import {
   type PriceCall,
 } from "./interceptor/internal/InterceptorCore.js"
 import type { ModelCall } from "./ModelCall.js"
+import { localRateGate, type ModelRateGate } from "./ModelRateGate.js"
 
 export type { CallOrigin, PriceCall } from "./interceptor/internal/InterceptorCore.js"
 
@@ -34,6 +35,11 @@ export interface InterceptorOptions {
   readonly upstreamTimeoutMs?: number | undefined
   /** Keep-alive connections per upstream origin; default unlimited (streams hold a connection each). */
   readonly connectionsPerOrigin?: number | null | undefined
+  /**
+   * Asked before every call is forwarded, told of every 429; the caller keeps it (and closes it). Default: an
+   * in-process gate without configured limits (`localRateGate`).
+   */
+  readonly rateGate?: ModelRateGate | undefined
 }
 
 export interface InterceptorUpstream {
@@ -117,6 +123,7 @@ export class Interceptor extends Context.Tag("@proctor/core/Interceptor")<Interc
               keepCalls: options.keepCalls ?? true,
               upstreamTimeoutMs: options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
               connectionsPerOrigin: options.connectionsPerOrigin ?? null,
+              rateGate: options.rateGate ?? localRateGate(),
             }),
         ),
         (core) => Effect.promise(() => core.shutdown()),

@@ -5,6 +5,9 @@ import { formatParseIssues } from "./internal/formatIssues.js"
 import { builtinPrices, providerAliases } from "./internal/pricingData.js"
 import type { TokenUsage } from "./ModelCall.js"
 
+/** The built-in price table, as rows (the pricing reference in apps/docs is generated from it). */
+export { builtinPrices, type PriceRow, providerAliases } from "./internal/pricingData.js"
+
 /** USD per token. `cached_input` is the rate for prompt tokens served from the provider's cache. */
 export interface ModelPrice {
   readonly input: number

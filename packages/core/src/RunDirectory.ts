@@ -19,6 +19,7 @@ import { join } from "node:path"
 import { Effect, Layer, Redacted } from "effect"
 import { type EvalResult, rolloutKeyId } from "./EvalResult.js"
 import { defaults, type EvalRunConfig, type PublicEvalRunConfig, publicConfig } from "./EvalRunConfig.js"
+import { endLastLine } from "./internal/endLastLine.js"
 import {
   type JournalEntries,
   type JournalPlan,
@@ -27,6 +28,7 @@ import {
   scanJournal,
 } from "./internal/JournalScan.js"
 import { splitSecrets } from "./internal/withoutSecrets.js"
+import { encodeModelCalls } from "./ModelCallCodec.js"
 import { ResultStore, type ResultStoreService, StoreError } from "./ResultStore.js"
 
 export type { JournalPlan, JournalProblem }
@@ -333,7 +335,9 @@ export const makeRunDirectoryStore = (dir: string, plan: JournalPlan) =>
     Effect.try({
       try: () => {
         mkdirSync(join(dir, TRACES_DIR), { recursive: true })
-        return { fd: openSync(join(dir, RESULTS_FILE), "a"), callsFd: openSync(join(dir, MODEL_CALLS_FILE), "a") }
+        const callsPath = join(dir, MODEL_CALLS_FILE)
+        endLastLine(callsPath)
+        return { fd: openSync(join(dir, RESULTS_FILE), "a"), callsFd: openSync(callsPath, "a") }
       },
       catch: io(`cannot open the results journal in ${dir}`),
     }),
@@ -374,7 +378,14 @@ export const makeRunDirectoryStore = (dir: string, plan: JournalPlan) =>
           calls.length === 0
             ? Effect.void
             : Effect.try({
-                try: () => writeSync(callsFd, calls.map((call) => `${JSON.stringify(call)}\n`).join("")),
+                // One write per rollout: each call relative to the previous one of the list, which is the same rollout's.
+                try: () =>
+                  writeSync(
+                    callsFd,
+                    encodeModelCalls(calls)
+                      .map((call) => `${JSON.stringify(call)}\n`)
+                      .join(""),
+                  ),
                 catch: callsFailed,
               }),
         saveSummary: (summary) =>

@@ -28,6 +28,8 @@ export type RunEvent =
       readonly planned: number
       readonly alreadyDone: number
     }
+  /** A try of a rollout begins: `retry` 0 is its first, n its n-th retry (after a `RolloutRetried`). */
+  | { readonly _tag: "RolloutStarted"; readonly key: RolloutKey; readonly retry: number }
   | { readonly _tag: "RolloutFinished"; readonly result: EvalResult; readonly progress: RunProgress }
   | {
       readonly _tag: "RolloutRetried"

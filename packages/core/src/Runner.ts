@@ -1,6 +1,12 @@
 import { Duration, Effect, Fiber, PubSub } from "effect"
 import { type BackoffPolicy, defaultBackoff, retryDelay } from "./Backoff.js"
-import type { EvalResult, RolloutKey } from "./EvalResult.js"
+import {
+  type EvalResult,
+  MAX_RETRY_ERROR_CHARS,
+  MAX_RETRY_LOG_ENTRIES,
+  type RetryLogEntry,
+  type RolloutKey,
+} from "./EvalResult.js"
 import type { EvalRunConfig } from "./EvalRunConfig.js"
 import { boundJson } from "./internal/boundJson.js"
 import { type PlannedKey, RolloutPlan } from "./internal/RolloutPlan.js"
@@ -49,7 +55,12 @@ interface Attempt {
   readonly startedAt: string
   readonly retries: number
   readonly latencyMs: number
+  /** The failed tries before this one; undefined when there were none. */
+  readonly retryLog: ReadonlyArray<RetryLogEntry> | undefined
 }
+
+const withRetryLog = (result: EvalResult, a: Attempt): EvalResult =>
+  a.retryLog === undefined ? result : { ...result, retry_log: a.retryLog }
 
 /** Built as one literal (no spreads): this runs once per rollout on the hot path. */
 const okResult = (a: Attempt, final: FinalResult): EvalResult => {
@@ -77,10 +88,10 @@ const okResult = (a: Attempt, final: FinalResult): EvalResult => {
     info: boundJson(final.info),
   }
   const traced = final.trace === undefined ? result : { ...result, trace: final.trace }
-  return final.cluster === undefined ? traced : { ...traced, cluster: final.cluster }
+  return withRetryLog(final.cluster === undefined ? traced : { ...traced, cluster: final.cluster }, a)
 }
 
-const errorResult = (a: Attempt, error: RolloutFailure): EvalResult => ({
+const errorRow = (a: Attempt, error: RolloutFailure): EvalResult => ({
   seed: a.key.seed,
   attempt: a.key.attempt,
   score: null,
@@ -100,6 +111,8 @@ const errorResult = (a: Attempt, error: RolloutFailure): EvalResult => ({
   run_id: a.rolloutId,
 })
 
+const errorResult = (a: Attempt, error: RolloutFailure): EvalResult => withRetryLog(errorRow(a, error), a)
+
 /** A finished rollout is a result when it has a finite score, or says why it has none (aborted). */
 const isResult = (final: FinalResult) =>
   final.aborted === true || (final.score !== null && Number.isFinite(final.score))
@@ -108,6 +121,84 @@ const noScore = (solverName: string) =>
   new SolverError({ reason: "NoScore", retryable: false, message: `${solverName} finished without a finite score` })
 
 const elapsedSince = (t0: number) => Math.round((performance.now() - t0) * 100) / 100
+
+export interface RolloutTryOptions {
+  readonly runId: string
+  readonly config: EvalRunConfig
+  readonly solver: SolverService
+  readonly control: RunControl
+  readonly backoff: BackoffPolicy
+  readonly events?: PubSub.PubSub<RunEvent> | undefined
+}
+
+const publishTo = (events: PubSub.PubSub<RunEvent> | undefined) => (event: RunEvent) =>
+  events === undefined ? Effect.void : PubSub.publish(events, event)
+
+/**
+ * One rollout as the runner runs it: the per-rollout deadline, retries with backoff for system errors only, and its
+ * `RolloutStarted`/`RolloutRetried` events. Resolves to the finished result, or null when a stop arrived while
+ * waiting to retry. Exported for runners that take rollouts one at a time from elsewhere (the server's workers).
+ */
+export const rolloutWithRetries = (options: RolloutTryOptions) => {
+  const { runId, config, solver, control, backoff, events } = options
+  const solve = withDeadline(solver, config.timeout_s)
+  const publish = publishTo(events)
+  return (key: RolloutKey): Effect.Effect<EvalResult | null> => {
+    const rolloutId = makeRolloutId(config, key.seed)
+    const task = { runId, key, rolloutId, config }
+    const startedAt = new Date().toISOString()
+    // Created at the first retry: most rollouts never retry and carry no log.
+    let retryLog: Array<RetryLogEntry> | undefined
+    const logRetry = (entry: RetryLogEntry) => {
+      retryLog ??= []
+      if (retryLog.length === MAX_RETRY_LOG_ENTRIES) retryLog.shift()
+      retryLog.push(entry)
+    }
+    const tryOnce = (retries: number): Effect.Effect<EvalResult | null> => {
+      const t0 = performance.now()
+      const attempt = (): Attempt => ({ key, rolloutId, startedAt, retries, latencyMs: elapsedSince(t0), retryLog })
+      const solved = Effect.matchEffect(solve(task), {
+        onSuccess: (final) => {
+          const a = attempt()
+          return Effect.succeed(isResult(final) ? okResult(a, final) : errorResult(a, noScore(solver.name)))
+        },
+        onFailure: (error) => {
+          if (!isRetryable(error) || retries >= config.max_retries) return Effect.succeed(errorResult(attempt(), error))
+          // A retry would have fixed it, but the run is stopping: leave the key missing for resume.
+          if (control.isStopRequested()) return Effect.succeed(null)
+          return retryDelay(backoff, retries + 1, error.retryAfterMs).pipe(
+            Effect.tap((delay) => {
+              const delayMs = Duration.toMillis(delay)
+              logRetry({
+                kind: error.kind,
+                error: error.message.slice(0, MAX_RETRY_ERROR_CHARS),
+                delay_ms: delayMs,
+                at: new Date().toISOString(),
+              })
+              return publish({
+                _tag: "RolloutRetried",
+                key,
+                retry: retries + 1,
+                errorKind: error.kind,
+                error: error.message,
+                delayMs,
+              })
+            }),
+            Effect.flatMap((delay) =>
+              Effect.raceFirst(Effect.as(Effect.sleep(delay), false), Effect.as(control.stopped, true)),
+            ),
+            Effect.flatMap((stopped) => (stopped ? Effect.succeed(null) : tryOnce(retries + 1))),
+          )
+        },
+      })
+      // Who watches in-flight work (eval --view, the job server) learns of each try as it starts.
+      return events === undefined
+        ? solved
+        : Effect.zipRight(publish({ _tag: "RolloutStarted", key, retry: retries }), solved)
+    }
+    return tryOnce(0)
+  }
+}
 
 /**
  * Runs every rollout of a run that the store does not already hold: bounded concurrency, retries with
@@ -122,7 +213,6 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
   const control = options.control ?? makeRunControl()
   const backoff = options.backoff ?? defaultBackoff
   const events = options.events
-  const solve = withDeadline(solver, config.timeout_s)
 
   const summary = new SummaryAccumulator({
     attempts: config.attempts,
@@ -150,7 +240,7 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
   const alreadyDone = plan.completed
   const startedAt = Date.now()
   const progress = (): RunProgress => ({ planned, ...counters, elapsedMs: Date.now() - startedAt, alreadyDone })
-  const publish = (event: RunEvent) => (events === undefined ? Effect.void : PubSub.publish(events, event))
+  const publish = publishTo(events)
 
   yield* publish({ _tag: "RunStarted", runId, runDir: store.location, planned, alreadyDone })
   yield* Effect.fork(
@@ -171,44 +261,7 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
       }),
     )
 
-  /** Resolves to the finished result, or null when a stop arrived while waiting to retry. */
-  const attemptRollout = (key: RolloutKey): Effect.Effect<EvalResult | null> => {
-    const rolloutId = makeRolloutId(config, key.seed)
-    const task = { runId, key, rolloutId, config }
-    const startedAt = new Date().toISOString()
-    const tryOnce = (retries: number): Effect.Effect<EvalResult | null> => {
-      const t0 = performance.now()
-      return Effect.matchEffect(solve(task), {
-        onSuccess: (final) => {
-          const attempt = { key, rolloutId, startedAt, retries, latencyMs: elapsedSince(t0) }
-          return Effect.succeed(isResult(final) ? okResult(attempt, final) : errorResult(attempt, noScore(solver.name)))
-        },
-        onFailure: (error) => {
-          const attempt = { key, rolloutId, startedAt, retries, latencyMs: elapsedSince(t0) }
-          if (!isRetryable(error) || retries >= config.max_retries) return Effect.succeed(errorResult(attempt, error))
-          // A retry would have fixed it, but the run is stopping: leave the key missing for resume.
-          if (control.isStopRequested()) return Effect.succeed(null)
-          return retryDelay(backoff, retries + 1, error.retryAfterMs).pipe(
-            Effect.tap((delay) =>
-              publish({
-                _tag: "RolloutRetried",
-                key,
-                retry: retries + 1,
-                errorKind: error.kind,
-                error: error.message,
-                delayMs: Duration.toMillis(delay),
-              }),
-            ),
-            Effect.flatMap((delay) =>
-              Effect.raceFirst(Effect.as(Effect.sleep(delay), false), Effect.as(control.stopped, true)),
-            ),
-            Effect.flatMap((stopped) => (stopped ? Effect.succeed(null) : tryOnce(retries + 1))),
-          )
-        },
-      })
-    }
-    return tryOnce(0)
-  }
+  const attemptRollout = rolloutWithRetries({ runId, config, solver, control, backoff, events })
 
   const work = (): Effect.Effect<void, StoreError> =>
     Effect.suspend(() => {

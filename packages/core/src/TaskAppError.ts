@@ -1,6 +1,8 @@
 import { Schema } from "effect"
 import type { ErrorKind } from "./EvalResult.js"
 
+export { parseRetryAfter } from "./internal/retryAfter.js"
+
 export const TaskAppErrorReason = Schema.Literal(
   "Unreachable",
   "Timeout",
@@ -53,15 +55,6 @@ export class TaskAppError extends Schema.TaggedError<TaskAppError>()("TaskAppErr
     if (this.reason === "HttpStatus") return this.status !== undefined && this.status >= 500 ? "http_5xx" : "http_4xx"
     return kindOfReason[this.reason]
   }
-}
-
-/** `Retry-After` is either delay-seconds or an HTTP date. */
-export const parseRetryAfter = (header: string | undefined, now: number): number | undefined => {
-  if (header === undefined || header.trim() === "") return undefined
-  const seconds = Number(header)
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
-  const date = Date.parse(header)
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
 }
 
 /** synth-ai task apps answer a bad key with 400 `{"detail":{"error":{"code":"unauthorised"}}}`. */

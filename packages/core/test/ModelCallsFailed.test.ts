@@ -9,31 +9,11 @@ import { ResultStore } from "../src/ResultStore.js"
 import { runRollouts } from "../src/Runner.js"
 import { Solver } from "../src/Solver.js"
 import { testFinal } from "./fixtures/evalResult.js"
+import { testCall } from "./fixtures/modelCall.js"
 import { testRunConfig } from "./fixtures/runConfig.js"
 
-const call = (outcome: ModelCall["outcome"], status: number | null, error: string | null = null): ModelCall => ({
-  call_id: "call_1",
-  run_id: "r",
-  rollout_id: "x",
-  seed: 0,
-  attempt: 0,
-  api: "chat_completions",
-  provider: "openai",
-  model: "gpt-4o-mini",
-  stream: false,
-  request: {},
-  response_message: null,
-  status,
-  outcome,
-  error,
-  started_at: "2026-11-22T00:00:00.000Z",
-  completed_at: "2026-11-22T00:00:00.100Z",
-  latency_ms: 100,
-  ttft_ms: null,
-  usage: null,
-  finish_reason: null,
-  cost_usd: null,
-})
+const call = (outcome: ModelCall["outcome"], status: number | null, error: string | null = null): ModelCall =>
+  testCall({ outcome, status, error, response_message: null })
 
 describe("modelCallsFailure", () => {
   it("is null when a call succeeded or none was made", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, PubSub, Queue, TestClock } from "effect"
-import type { EvalResult } from "../src/EvalResult.js"
+import { type EvalResult, MAX_RETRY_ERROR_CHARS, MAX_RETRY_LOG_ENTRIES } from "../src/EvalResult.js"
 import type { EvalRunConfig } from "../src/EvalRunConfig.js"
 import { MAX_REPORTED_JSON_BYTES } from "../src/internal/boundJson.js"
 import { ResultStore, type ResultStoreService } from "../src/ResultStore.js"
@@ -58,6 +58,77 @@ describe("runner", () => {
       expect(store.appended).toHaveLength(1)
       expect(store.appended[0]).toMatchObject({ seed: 7, status: "ok", retries: 2, score: 1 })
       expect(outcome.summary.retries).toBe(2)
+    }),
+  )
+
+  it.scoped("keeps each failed try in retry_log and tells watchers when each try starts", () =>
+    Effect.gen(function* () {
+      const store = memoryStore()
+      const events = yield* PubSub.unbounded<RunEvent>()
+      const subscription = yield* PubSub.subscribe(events)
+      let tries = 0
+      const solve: SolverService["solve"] = () =>
+        Effect.suspend(() => (++tries < 3 ? Effect.fail(rateLimited(2_000)) : Effect.succeed(final(1))))
+      const fiber = yield* Effect.fork(
+        runRollouts({ runId: "r", config: config({ seeds: [4] }), events }).pipe(
+          Effect.provide(Layer.merge(store.layer, solverLayer(solve))),
+        ),
+      )
+      yield* TestClock.adjust("1 minute")
+      yield* Fiber.join(fiber)
+      expect(store.appended[0]?.retry_log).toEqual([
+        { kind: "rate_limited", error: "429", delay_ms: expect.any(Number), at: expect.any(String) },
+        { kind: "rate_limited", error: "429", delay_ms: expect.any(Number), at: expect.any(String) },
+      ])
+      for (const entry of store.appended[0]!.retry_log!) expect(entry.delay_ms).toBeGreaterThanOrEqual(2_000)
+      const published = Array.from(yield* Queue.takeAll(subscription))
+      const tryEvents = published.flatMap((e) =>
+        e._tag === "RolloutStarted" || e._tag === "RolloutRetried" ? [e] : [],
+      )
+      expect(tryEvents.map((e) => `${e._tag} ${e.key.seed}:${e.key.attempt} ${e.retry}`)).toEqual([
+        "RolloutStarted 4:0 0",
+        "RolloutRetried 4:0 1",
+        "RolloutStarted 4:0 1",
+        "RolloutRetried 4:0 2",
+        "RolloutStarted 4:0 2",
+      ])
+    }),
+  )
+
+  it.effect("keeps retry_log bounded: the latest tries, each message cut short; none without retries", () =>
+    Effect.gen(function* () {
+      const store = memoryStore()
+      let tries = 0
+      const solve: SolverService["solve"] = (task) =>
+        task.key.seed === 1
+          ? Effect.succeed(final(1))
+          : Effect.suspend(() =>
+              Effect.fail(
+                new TaskAppError({
+                  reason: "HttpStatus",
+                  status: 503,
+                  endpoint: "POST /rollout",
+                  message: `try ${++tries} ${"x".repeat(2_000)}`,
+                }),
+              ),
+            )
+      const fiber = yield* Effect.fork(
+        runRollouts({ runId: "r", config: config({ seeds: [0, 1], max_retries: 30 }) }).pipe(
+          Effect.provide(Layer.merge(store.layer, solverLayer(solve))),
+        ),
+      )
+      yield* TestClock.adjust("1 day")
+      yield* Fiber.join(fiber)
+      const failed = store.appended.find((r) => r.seed === 0)!
+      expect(failed).toMatchObject({ status: "error", retries: 30 })
+      const log = failed.retry_log!
+      expect(log).toHaveLength(MAX_RETRY_LOG_ENTRIES)
+      // Tries 11 … 30 were retried; try 31 is the final error, not a retry.
+      expect(log.map((entry) => Number(entry.error.split(" ")[1]))).toEqual(
+        Array.from({ length: MAX_RETRY_LOG_ENTRIES }, (_, i) => 11 + i),
+      )
+      for (const entry of log) expect(entry.error.length).toBe(MAX_RETRY_ERROR_CHARS)
+      expect(store.appended.find((r) => r.seed === 1)).not.toHaveProperty("retry_log")
     }),
   )
 

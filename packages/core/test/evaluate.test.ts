@@ -2,10 +2,11 @@ import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
+import { Either } from "effect"
 import { createBaselineModel } from "../../../examples/baseline-model/src/index.js"
 import type { EvalResult } from "../src/EvalResult.js"
 import { evaluate } from "../src/Evaluate.js"
-import type { ModelCall } from "../src/ModelCall.js"
+import { decodeModelCalls } from "../src/ModelCallCodec.js"
 import { RetryableError } from "../src/RetryableError.js"
 import type { RunEvent } from "../src/RunEvents.js"
 
@@ -17,6 +18,8 @@ const linesOf = <A>(path: string): Array<A> =>
     .split("\n")
     .filter((line) => line !== "")
     .map((line) => JSON.parse(line) as A)
+
+const callsIn = (runDir: string) => Either.getOrThrow(decodeModelCalls(linesOf(join(runDir, "model_calls.jsonl"))))
 
 const resultsIn = (runDir: string) => linesOf<EvalResult>(join(runDir, "results.jsonl"))
 
@@ -180,7 +183,7 @@ describe("evaluate (in-process evals)", () => {
       // One correlation id per rollout, on a loopback interceptor, never the model's own URL.
       expect(new Set(inferenceUrls).size).toBe(4)
       for (const url of inferenceUrls) expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/cid_[0-9a-f]+\/v1$/)
-      const calls = linesOf<ModelCall>(join(runDir, "model_calls.jsonl"))
+      const calls = callsIn(runDir)
       expect(calls).toHaveLength(4)
       expect(calls.every((c) => c.outcome === "ok" && c.provider === "local" && c.model === "baseline")).toBe(true)
       const results = resultsIn(runDir)
@@ -222,7 +225,7 @@ describe("evaluate (in-process evals)", () => {
     expect(tries).toBe(2)
     expect(outcome.summary.errors_by_kind).toEqual({ http_5xx: 1 })
     expect(resultsIn(runDir)[0]?.error).toMatch(/^no model call succeeded \(1 failed\)/)
-    expect(linesOf<ModelCall>(join(runDir, "model_calls.jsonl")).map((c) => c.outcome)).toEqual(["error", "error"])
+    expect(callsIn(runDir).map((c) => c.outcome)).toEqual(["error", "error"])
   })
 
   it("without a model, reading ctx.inferenceUrl fails the rollout with a message naming the option", async () => {

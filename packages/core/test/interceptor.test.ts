@@ -108,7 +108,8 @@ describe("Interceptor (core, served by node:http)", () => {
         (response) => response.text(),
         () => "failed",
       )
-      yield* Effect.sleep("100 millis")
+      // In flight once the interceptor has taken it (the slow model holds it there).
+      while (interceptor.inFlight() === 0) yield* Effect.sleep("5 millis")
       expect(interceptor.inFlight()).toBe(1)
       yield* Scope.close(scope, Exit.void)
       expect(published.map((call) => call.outcome)).toEqual(["cancelled"])

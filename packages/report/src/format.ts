@@ -73,3 +73,22 @@ export const errorCell = (error: string | null, fallback: string | null): string
     .slice(0, MAX_ERROR_WIDTH - 1)
     .join("")}…`
 }
+
+// Thousands separators by hand: the first toLocaleString loads ICU's number data, tens of milliseconds of a
+// one-seed eval's start-up (bench/startup).
+export const formatInteger = (n: number): string => {
+  const digits = String(Math.abs(Math.round(n))).replace(/\B(?=(\d{3})+$)/g, ",")
+  return n <= -0.5 ? `-${digits}` : digits
+}
+
+/** Dollars to the cent above $1, else to three significant digits, so that $0.000042 does not read $0. */
+export const formatUsd = (n: number): string => {
+  const size = Math.abs(n)
+  const text = size >= 1 ? size.toFixed(2) : String(Number(size.toPrecision(3)))
+  return n < 0 ? `-$${text}` : `$${text}`
+}
+
+/** Milliseconds to the unit from 100 ms up, else to three significant digits. */
+export const formatMs = (x: number): string => (Math.abs(x) >= 100 ? String(Math.round(x)) : formatSignificant(x))
+
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`

@@ -6,7 +6,7 @@ import { moreRows } from "./textLayout.js"
 /** Keeps a cell inside its table cell: pipes would split it, and raw HTML would render on GitHub. */
 const escapeCell = (text: string): string => text.replaceAll("|", "\\|").replaceAll("<", "&lt;")
 
-const markdownRow = (cells: ReadonlyArray<string>): string => `| ${cells.map(escapeCell).join(" | ")} |`
+export const markdownRow = (cells: ReadonlyArray<string>): string => `| ${cells.map(escapeCell).join(" | ")} |`
 
 /** The results table as GitHub markdown, numbers right-aligned, the `avg` row in bold. */
 export const markdownTable = (table: ResultTable): string => {

@@ -1,14 +1,13 @@
 import type { RunSummary, ScoreMetrics } from "@proctor/core"
-import { formatEstimate, formatNumber, formatSignificant } from "./format.js"
-
-// Thousands separators by hand: the first toLocaleString loads ICU's number data, tens of milliseconds of a
-// one-seed eval's start-up (bench/startup).
-const integer = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+$)/g, ",")
-
-/** Dollars to the cent above $1, else to three significant digits, so that $0.000042 does not read $0. */
-const usd = (n: number): string => `$${n >= 1 ? n.toFixed(2) : String(Number(n.toPrecision(3)))}`
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
+import {
+  formatEstimate,
+  formatInteger,
+  formatMs,
+  formatNumber,
+  formatSignificant,
+  formatUsd,
+  plural,
+} from "./format.js"
 
 /** What the error bar treats as independent, in words. */
 const errorBarBasis = (m: ScoreMetrics): string => {
@@ -48,22 +47,21 @@ const rollouts = (s: RunSummary): string => {
   return `${s.completed} of ${s.planned} completed · ${s.ok} ok · ${errors} · ${s.missing} missing`
 }
 
-/** Milliseconds to the unit from 100 ms up, else to three significant digits. */
-const ms = (x: number): string => (Math.abs(x) >= 100 ? String(Math.round(x)) : formatSignificant(x))
-
 const latency = (l: RunSummary["latency_ms"]): string =>
-  l === null ? "-" : `p50 ${ms(l.p50)} · p90 ${ms(l.p90)} · p99 ${ms(l.p99)} · max ${ms(l.max)} · mean ${ms(l.mean)}`
+  l === null
+    ? "-"
+    : `p50 ${formatMs(l.p50)} · p90 ${formatMs(l.p90)} · p99 ${formatMs(l.p99)} · max ${formatMs(l.max)} · mean ${formatMs(l.mean)}`
 
 const tokens = (t: RunSummary["tokens"]): string =>
   t.total === null || t.mean_per_rollout === null
     ? "unreported"
-    : `${integer(t.total)} total · ${integer(t.mean_per_rollout)} per rollout (${t.rollouts_with_tokens} rollouts)`
+    : `${formatInteger(t.total)} total · ${formatInteger(t.mean_per_rollout)} per rollout (${t.rollouts_with_tokens} rollouts)`
 
 const cost = (c: RunSummary["cost_usd"]): string =>
   c.total === null || c.mean_per_rollout === null
     ? "unpriced"
-    : `${usd(c.total)} total · ${usd(c.mean_per_rollout)} per rollout${
-        c.per_correct === null ? "" : ` · ${usd(c.per_correct)} per correct answer`
+    : `${formatUsd(c.total)} total · ${formatUsd(c.mean_per_rollout)} per rollout${
+        c.per_correct === null ? "" : ` · ${formatUsd(c.per_correct)} per correct answer`
       } (${c.rollouts_priced} priced)`
 
 const rate = (perS: number | null): string => (perS === null ? "" : ` · ${perS.toFixed(1)} rollouts/s`)

@@ -5,12 +5,14 @@ import { EvalResult } from "@proctor/core"
 import { Schema } from "effect"
 import { unzipSync } from "fflate"
 import {
+  API_DOCS_PATH,
   ErrorResponse,
   JobCreatedResponse,
   JobEvent,
   JobListResponse,
   JobResultsResponse,
   JobStatusResponse,
+  registeredRoutes,
 } from "../src/index.js"
 import {
   apiClient,
@@ -446,18 +448,16 @@ describe("eval job API contract", () => {
       components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: Array<string> }> }
     }
     expect(doc.openapi).toBe("3.1.0")
-    expect(Object.keys(doc.paths).sort()).toEqual(
-      [
-        "/api/eval/jobs",
-        "/api/eval/jobs/{id}",
-        "/api/eval/jobs/{id}/results",
-        "/api/eval/jobs/{id}/traces",
-        "/api/eval/jobs/{id}/cancel",
-        "/api/eval/jobs/{id}/events",
-        "/healthz",
-        "/readyz",
-        "/metrics",
-      ].sort(),
+    // Every route the server serves, read from its router; /docs's own scripts and styles are the page's, not API.
+    const served = registeredRoutes(server.server.app)
+      .filter((route) => !route.path.startsWith(`${API_DOCS_PATH}/`))
+      .map((route) => `${route.method} ${route.path}`)
+    const documented = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    )
+    expect(documented.sort()).toEqual(served.sort())
+    expect(served).toEqual(
+      expect.arrayContaining(["POST /api/eval/jobs", "GET /api/eval/jobs/{id}/results", "GET /docs"]),
     )
     const request = doc.components.schemas.JobCreateRequest!
     expect(Object.keys(request.properties ?? {})).toEqual(
@@ -503,7 +503,7 @@ describe("eval job API contract", () => {
     expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: "ok" })
     const ready = await fetch(`${server.url}/readyz`)
     expect(ready.status).toBe(200)
-    expect(await ready.json()).toEqual({ status: "ready" })
+    expect(await ready.json()).toEqual({ status: "ready", checks: { database: "ok" } })
     const metrics = await fetch(`${server.url}/metrics`)
     expect(metrics.headers.get("content-type")).toMatch(/^text\/plain/)
     const text = await metrics.text()
@@ -514,6 +514,8 @@ describe("eval job API contract", () => {
     expect(text).toMatch(/^proctor_model_calls_total \d+/m)
     expect(text).toMatch(/^proctor_rollout_retries_total \d+/m)
     expect(text).toMatch(/^proctor_cost_usd_total [0-9.e-]+/m)
+    // An embedded server has no cluster: nothing about Redis, queues or workers.
+    expect(text).not.toMatch(/^proctor_(cluster|queue|workers?|leases)_/m)
   })
 
   it("the task-app key is sealed at rest and deleted when the job ends", async () => {

@@ -50,13 +50,14 @@ export const waitFor = async <A>(
   what: string,
   check: () => Promise<A | undefined> | A | undefined,
   timeoutMs = 20_000,
+  intervalMs = 20,
 ) => {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = await check()
     if (value !== undefined) return value
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(20)
+    await sleep(intervalMs)
   }
 }
 
@@ -68,39 +69,56 @@ export interface TaskAppCounters {
 }
 
 export interface TestTaskAppOptions {
-  /** Milliseconds each rollout takes. */
-  readonly delayMs?: number
+  /** The key callers must send; default TASK_APP_KEY. */
+  readonly apiKey?: string
+  /** Default "counting". */
+  readonly appId?: string
+  /** Milliseconds each rollout takes (of its seed, when a function). */
+  readonly delayMs?: number | ((seed: number) => number)
   /** Rollouts of seeds at or above this wait until `open()` (or until the caller goes away). */
   readonly gateFrom?: number
-  /** Seeds whose rollouts fail with a 500 (system error, retried) — or 400 when `badRequest` lists them. */
+  /** Seeds whose rollouts fail with a 500 (system error, retried). */
   readonly failSeeds?: ReadonlySet<number>
+  /** Default: 1 for even seeds, 0 for odd ones. */
   readonly score?: (seed: number) => number
 }
 
-/** A task app written with this package's SDK that counts what it is asked to do. */
+/**
+ * The one fake task app of the test suites (this package's and the CLI's): written with this package's SDK,
+ * it does no real work (waits as told, scores by seed) and records what it is asked to do — per seed, and in
+ * order with the phase a test labelled it with and the policy config each request carried.
+ */
 export const startTestTaskApp = async (options: TestTaskAppOptions = {}) => {
   const counters: TaskAppCounters = { started: new Map(), completed: new Map() }
+  const started: Array<{ seed: number; phase: string; policyConfig: Readonly<Record<string, unknown>> }> = []
+  const served: Array<{ seed: number; phase: string }> = []
+  let phase = "first"
+  let holdAt = Number.POSITIVE_INFINITY
   let openGate: () => void = () => {}
   const gate = new Promise<void>((resolve) => {
     openGate = resolve
   })
   const bump = (map: Map<number, number>, seed: number) => map.set(seed, (map.get(seed) ?? 0) + 1)
   const app = createTaskApp({
-    appId: "counting",
+    appId: options.appId ?? "counting",
     name: "Counting",
     taskset: { size: 1_000_000 },
-    apiKey: TASK_APP_KEY,
+    apiKey: options.apiKey ?? TASK_APP_KEY,
     rollout: async (request, context) => {
       const seed = request.env.seed ?? 0
+      const label = phase
       bump(counters.started, seed)
+      started.push({ seed, phase: label, policyConfig: request.policy.config ?? {} })
       const aborted = new Promise<void>((resolve) => context.signal.addEventListener("abort", () => resolve()))
-      if (options.gateFrom !== undefined && seed >= options.gateFrom) await Promise.race([gate, aborted])
-      if (options.delayMs !== undefined && options.delayMs > 0) {
-        await Promise.race([sleep(options.delayMs), aborted])
+      if ((options.gateFrom !== undefined && seed >= options.gateFrom) || served.length >= holdAt) {
+        await Promise.race([gate, aborted])
       }
+      const delayMs = typeof options.delayMs === "function" ? options.delayMs(seed) : (options.delayMs ?? 0)
+      if (delayMs > 0) await Promise.race([sleep(delayMs), aborted])
       if (context.signal.aborted) throw new Error("caller went away")
       if (options.failSeeds?.has(seed)) throw new Error(`seed ${seed} always fails`)
       bump(counters.completed, seed)
+      served.push({ seed, phase: label })
       const score = options.score?.(seed) ?? (seed % 2 === 0 ? 1 : 0)
       return {
         score,
@@ -111,9 +129,30 @@ export const startTestTaskApp = async (options: TestTaskAppOptions = {}) => {
       }
     },
   })
-  const running = await app.listen()
-  return { ...running, counters, open: () => openGate() }
+  const running = await app.listen({ port: 0, host: "127.0.0.1" })
+  return {
+    ...running,
+    counters,
+    /** Rollouts started, in order, labelled with the phase they started in. */
+    started,
+    /** Rollouts answered, in order, labelled with the phase they started in. */
+    served,
+    setPhase: (next: string) => {
+      phase = next
+    },
+    /** Rollouts that start once `count` have been answered wait until `open()`. */
+    holdAfter: (count: number) => {
+      holdAt = count
+    },
+    open: () => openGate(),
+    close: async () => {
+      openGate()
+      await running.close()
+    },
+  }
 }
+
+export type TestTaskApp = Awaited<ReturnType<typeof startTestTaskApp>>
 
 export interface TestServer {
   readonly server: JobServer
@@ -199,6 +238,12 @@ export const synthJobBody = (
 
 export const TERMINAL = new Set(["completed", "failed", "cancelled"])
 
+/**
+ * Polls at 10 requests/s, half the server's default per-key refill rate, so a long wait leaves the key's
+ * bucket full for the requests the test makes next (a 20 ms poll drains it and they answer 429).
+ */
+const JOB_POLL_MS = 100
+
 export const waitForJob = (client: ReturnType<typeof apiClient>, jobId: string, timeoutMs = 30_000) =>
   waitFor(
     `job ${jobId} to end`,
@@ -207,4 +252,5 @@ export const waitForJob = (client: ReturnType<typeof apiClient>, jobId: string, 
       return TERMINAL.has(body.status as string) ? body : undefined
     },
     timeoutMs,
+    JOB_POLL_MS,
   )

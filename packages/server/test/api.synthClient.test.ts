@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { unzipSync } from "fflate"
-import { sleep, startTestServer, startTestTaskApp, TASK_APP_KEY, type TestServer, tempDir } from "./api.harness.js"
+import { startTestServer, startTestTaskApp, TASK_APP_KEY, type TestServer, tempDir, waitFor } from "./api.harness.js"
 
 /** What synth-ai's `EvalJob.submit` (and `run_eval_via_backend`) POST, field for field. */
 const synthAiRequest = (taskAppUrl: string) => ({
@@ -49,20 +49,19 @@ describe("synth-ai's eval job client sequence", () => {
     const jobId = ((await submit.json()) as { job_id?: string }).job_id
     expect(jobId).toBeTruthy()
 
-    // poll_until_complete: GET status every 2 s; `results.completed` / `results.total` drive its progress line.
+    // poll_until_complete: GET status until the job ends (synth-ai waits 2 s between polls; the harness's
+    // waitFor polls faster); `results.completed` / `results.total` drive its progress line.
     const seen: Array<string> = []
-    let status: Record<string, unknown> = {}
-    for (let attempt = 0; attempt < 30; attempt++) {
-      await sleep(2_000)
+    const status = await waitFor("the job to end", async () => {
       const response = await fetch(`${base}/eval/jobs/${jobId}`, { headers })
       expect(response.status).toBe(200)
-      status = (await response.json()) as Record<string, unknown>
-      seen.push(status.status as string)
-      const progress = status.results as { completed: number; total: number }
+      const polled = (await response.json()) as Record<string, unknown>
+      seen.push(polled.status as string)
+      const progress = polled.results as { completed: number; total: number }
       expect(typeof progress.completed).toBe("number")
       expect(progress.total).toBe(6)
-      if (status.status === "completed" || status.status === "failed") break
-    }
+      return polled.status === "completed" || polled.status === "failed" ? polled : undefined
+    })
     expect(status.status).toBe("completed")
     // It took more than one poll: the client saw the job before it ended.
     expect(seen.length).toBeGreaterThan(1)

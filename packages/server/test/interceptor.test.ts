@@ -503,6 +503,12 @@ describe("interceptor: auth and the real upstream", () => {
 
 describe("interceptor: streaming pass-through and cancellation", () => {
   it("writes each upstream chunk to the client as it arrives", async () => {
+    // The upstream sends the rest only once the client has read the first chunk: an interceptor that held
+    // chunks back would never get it, and the test would time out.
+    let firstRead: () => void = () => {}
+    const clientHasFirst = new Promise<void>((resolve) => {
+      firstRead = resolve
+    })
     const fake = await startFake(async (_req, res) => {
       res.writeHead(200, { "content-type": "text/event-stream" })
       const chunk = (content: string) => ({
@@ -513,7 +519,7 @@ describe("interceptor: streaming pass-through and cancellation", () => {
         usage: null,
       })
       res.write(sse([chunk("first")]))
-      await sleep(300)
+      await clientHasFirst
       res.write(sse([chunk(" second")]))
       res.write(
         sse([
@@ -538,13 +544,11 @@ describe("interceptor: streaming pass-through and cancellation", () => {
     })
     try {
       const { cid, inferenceUrl } = await open({ baseUrl: fake.url })
-      const started = Date.now()
       const response = await post(`${inferenceUrl}/chat/completions`, { ...CHAT, stream: true })
       const reader = response.body!.getReader()
       const first = await reader.read()
-      const firstAt = Date.now() - started
       expect(new TextDecoder().decode(first.value)).toContain('"first"')
-      expect(firstAt).toBeLessThan(250)
+      firstRead()
       let rest = ""
       for (;;) {
         const { done, value } = await reader.read()
@@ -560,8 +564,8 @@ describe("interceptor: streaming pass-through and cancellation", () => {
         usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
         response_message: { role: "assistant", content: "first second" },
       })
-      expect(call!.ttft_ms!).toBeLessThan(250)
-      expect(call!.latency_ms).toBeGreaterThanOrEqual(290)
+      // The first token was timed when it passed, not when the answer ended (after the client's read).
+      expect(call!.ttft_ms!).toBeLessThan(call!.latency_ms)
       // The interceptor asked for the usage chunk on the client's behalf.
       expect(JSON.parse(fake.seen.at(-1)!.body).stream_options).toEqual({ include_usage: true })
     } finally {
@@ -620,21 +624,18 @@ describe("interceptor: streaming pass-through and cancellation", () => {
     try {
       const { cid } = await open({ baseUrl: slow.url })
       const port = new URL(proxy.url).port
-      await new Promise<void>((resolve) => {
-        const req = httpRequest({
-          host: "127.0.0.1",
-          port,
-          method: "POST",
-          path: `/${cid}/v1/chat/completions`,
-          headers: { "content-type": "application/json" },
-        })
-        req.on("error", () => resolve())
-        req.end(JSON.stringify(CHAT))
-        setTimeout(() => {
-          req.destroy()
-          resolve()
-        }, 100)
+      const req = httpRequest({
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path: `/${cid}/v1/chat/completions`,
+        headers: { "content-type": "application/json" },
       })
+      req.on("error", () => {})
+      req.end(JSON.stringify(CHAT))
+      // The client leaves once its call waits on the upstream.
+      await log.waitFor(() => proxy.interceptor.inFlight() === 1)
+      req.destroy()
       await log.waitFor(() => proxy.interceptor.inFlight() === 0)
       const calls = await close(cid)
       expect(calls).toHaveLength(1)
@@ -645,6 +646,11 @@ describe("interceptor: streaming pass-through and cancellation", () => {
   })
 
   it("cuts the client off when the upstream dies mid-stream, keeping what was said", async () => {
+    // The upstream dies once the client has read what it said so far.
+    let halfRead: () => void = () => {}
+    const clientHasHalf = new Promise<void>((resolve) => {
+      halfRead = resolve
+    })
     const fake = await startFake(async (req, res) => {
       res.writeHead(200, { "content-type": "text/event-stream" })
       res.write(
@@ -652,15 +658,21 @@ describe("interceptor: streaming pass-through and cancellation", () => {
           { id: "c", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta: { content: "half" } }] },
         ]),
       )
-      await sleep(50)
+      await clientHasHalf
       req.socket.destroy()
     })
     try {
       const { cid, inferenceUrl } = await open({ baseUrl: fake.url })
       const response = await post(`${inferenceUrl}/chat/completions`, { ...CHAT, stream: true })
       expect(response.status).toBe(200)
+      const reader = response.body!.getReader()
+      expect(new TextDecoder().decode((await reader.read()).value)).toContain("half")
+      halfRead()
       // A clean end would pass a truncated answer off as complete; the client must see the failure.
-      await expect(response.text()).rejects.toThrow()
+      const readToEnd = async () => {
+        while (!(await reader.read()).done) {}
+      }
+      await expect(readToEnd()).rejects.toThrow()
       const [call] = await close(cid)
       expect(call).toMatchObject({ outcome: "error", status: 200, response_message: { content: "half" } })
       expect(call!.error).toContain("mid-response")
@@ -677,7 +689,7 @@ describe("interceptor: streaming pass-through and cancellation", () => {
         (response) => response.status,
         () => "failed" as const,
       )
-      await sleep(100)
+      await log.waitFor(() => proxy.interceptor.inFlight() === 1)
       const calls = await close(cid)
       expect(calls).toHaveLength(1)
       expect(calls[0]).toMatchObject({ outcome: "cancelled", error: "rollout closed before the call finished" })

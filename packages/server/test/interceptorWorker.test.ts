@@ -5,7 +5,11 @@ import { InterceptorError } from "@proctor/core"
 import { Effect, Exit, Redacted } from "effect"
 import { afterAll, beforeAll } from "vitest"
 import { createBaselineModel, type RunningBaselineModel } from "../../../examples/baseline-model/src/index.js"
-import { launchInterceptorThread, type RunningInterceptorWorker, startInterceptorWorker } from "../src/index.js"
+import {
+  launchInterceptorThread,
+  type RunningInterceptorWorker,
+  startInterceptorWorker,
+} from "../src/internal/interceptorThread.js"
 
 const UPSTREAM_KEY = "sk-worker-test-5f1c2a9e"
 const PRICE = { input: 1e-6, output: 2e-6 }
@@ -92,8 +96,12 @@ describe("the interceptor on its own thread", () => {
   )
 
   it("brings back a call still in flight when its rollout closes, as cancelled", async () => {
-    // An upstream that takes the request and never answers.
-    const silent = createHttpServer(() => {})
+    // An upstream that takes the request and never answers; it says when the request has reached it.
+    let reached: () => void = () => {}
+    const requestReached = new Promise<void>((resolve) => {
+      reached = resolve
+    })
+    const silent = createHttpServer(() => reached())
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve))
     const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`
     try {
@@ -104,7 +112,7 @@ describe("the interceptor on its own thread", () => {
         (response) => response.status,
         () => "cut",
       )
-      await new Promise((resolve) => setTimeout(resolve, 200))
+      await requestReached
       const calls = await Effect.runPromise(worker.close(cid))
       expect(calls.map((call) => [call.seed, call.outcome])).toEqual([[3, "cancelled"]])
       expect(await answer).toBe("cut")

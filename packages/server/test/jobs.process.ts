@@ -6,7 +6,8 @@ import { fileURLToPath } from "node:url"
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url))
 const serveMain = join(repoRoot, "packages/server/dist/serveMain.js")
 
-const newestIn = (dir: string): number =>
+/** The newest modification time (ms) of any file under `dir`. */
+export const newestIn = (dir: string): number =>
   readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
     const path = join(dir, entry.name)
     return Math.max(newest, entry.isDirectory() ? newestIn(path) : statSync(path).mtimeMs)

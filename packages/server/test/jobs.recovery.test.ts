@@ -2,7 +2,6 @@ import { afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import { createApiKey } from "../src/index.js"
 import {
   apiClient,
-  sleep,
   startTestServer,
   startTestTaskApp,
   synthJobBody,
@@ -86,10 +85,8 @@ describe("restart recovery and SIGTERM drain (server as a child process)", () =>
       expect(exit.code).toBe(0)
       // Every rollout that started before the signal was let finish (none abandoned), and stored.
       expect(sum(app.counters.started)).toBe(sum(app.counters.completed))
-      const startedBeforeRestart = app.counters.started.size
-      expect(startedBeforeRestart).toBeLessThan(12)
-      await sleep(200)
-      expect(app.counters.started.size).toBe(startedBeforeRestart)
+      // Stopped part-way: the rest is left for the restarted server (each seed exactly once, checked below).
+      expect(app.counters.started.size).toBeLessThan(12)
 
       const second = await startServerProcess(dir.path)
       const client = apiClient(second.url, key)
@@ -112,15 +109,18 @@ describe("restart recovery and SIGTERM drain (server as a child process)", () =>
 
 describe("draining in process", () => {
   it("while draining, new jobs get 503 and /readyz says draining", async () => {
-    const app = await startTestTaskApp({ delayMs: 500 })
+    // Rollouts are held until the checks are done, so the server stays draining for as long as they take.
+    const app = await startTestTaskApp({ gateFrom: 0 })
     const server = await startTestServer()
     try {
       const client = apiClient(server.url, server.userKey)
       const jobId = (await client.post("/api/eval/jobs", synthJobBody(app.url, [0, 1, 2, 3], { max_concurrent: 2 })))
         .body.job_id as string
       await waitFor("rollouts in flight", () => (app.counters.started.size >= 2 ? true : undefined))
-      const shutdown = server.server.shutdown(5_000)
-      await sleep(50)
+      const shutdown = server.server.shutdown(30_000)
+      await waitFor("the server to say it is draining", async () =>
+        (await fetch(`${server.url}/readyz`)).status === 503 ? true : undefined,
+      )
       const refused = await client.post("/api/eval/jobs", synthJobBody(app.url, [9]))
       expect(refused.status).toBe(503)
       expect((refused.body as { error: { code: string } }).error.code).toBe("shutting_down")
@@ -128,6 +128,7 @@ describe("draining in process", () => {
       expect(ready.status).toBe(503)
       const status = await client.get(`/api/eval/jobs/${jobId}`)
       expect(status.body.status).toBe("running")
+      app.open()
       await shutdown
       expect(app.counters.completed.size).toBe(app.counters.started.size)
     } finally {

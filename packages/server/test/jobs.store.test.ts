@@ -17,7 +17,7 @@ import {
   SECRET_KEY_FILE,
   SecretBox,
 } from "../src/index.js"
-import { emptyStats, emptyTally, statsOfTally, tallyRow } from "../src/jobs/JobStore.js"
+import { emptyStats, emptyTally, statsOfTally, tallyRow } from "../src/jobs/ResultTally.js"
 import { storedJobConfig, tempDir } from "./api.harness.js"
 import { createTestDatabase, PG_ADMIN_URL } from "./jobs.pg.js"
 

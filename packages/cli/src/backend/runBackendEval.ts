@@ -108,6 +108,7 @@ export const runBackendEval = (input: BackendEvalInput): Effect.Effect<ExitCode,
         location: `job: ${jobId} (${job.status}) on ${client.baseUrl}`,
         identity: { run_id: summary.run_id, job_id: jobId, backend: client.baseUrl, status: job.status },
         tracesDir,
+        stepSummary: io.env.GITHUB_STEP_SUMMARY,
       })
 
       return succeeded ? runExitCode(summary, input.failUnder, io.stderr) : ExitCode.Failed

@@ -14,6 +14,7 @@ import {
   openJournal,
   publicConfig,
   type RunControl,
+  type RunEvent,
   type RunOutcome,
   startEvalRun,
   TaskAppClient,
@@ -22,14 +23,15 @@ import {
 } from "@proctor/core"
 import { Effect, Either } from "effect"
 import { backendEval, wantsBackend } from "../backend/backendEval.js"
-import type { EarlyInterceptorThread } from "../earlyInterceptorThread.js"
 import { ExitCode, runExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
 import { embeddedInterception } from "../interception.js"
 import { tracesDirProblem } from "../internal/tracesDirProblem.js"
 import { proctorCommand } from "../invocation.js"
+import { modelRateLimitsOf } from "../modelRateLimits.js"
 import { ProgressDisplay } from "../ProgressDisplay.js"
 import { printResults } from "../printResults.js"
+import { startEvalViewer } from "./evalView.js"
 import { checkRepairFlag, repairHint, resumeRun } from "./resumeRun.js"
 
 export interface EvalCommandOptions {
@@ -63,9 +65,13 @@ export interface EvalCommandOptions {
   /** commander sets false for `--no-intercept`. */
   readonly intercept?: boolean
   readonly pricing?: string
+  /** `--model-rate-limit`, repeated: see modelRateLimits.ts. */
+  readonly modelRateLimit?: ReadonlyArray<string>
   /** Job server mode: see src/backend/backendEval.ts. */
   readonly backend?: string
   readonly maxResponseBytes?: string
+  /** Serve the viewer of the run as it goes (see commands/evalView.ts). */
+  readonly view?: boolean
 }
 
 const definedOnly = (flags: Record<string, string | boolean | undefined>): EvalFlags =>
@@ -130,11 +136,7 @@ const installSignalHandlers = (control: RunControl, graceMs: number) => {
   }
 }
 
-export const evalCommand = (
-  options: EvalCommandOptions,
-  io: Io,
-  earlyInterceptor?: EarlyInterceptorThread,
-): Effect.Effect<ExitCode> =>
+export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<ExitCode> =>
   Effect.gen(function* () {
     const failUnder = yield* parseFailUnder(options.failUnder)
     const graceMs = yield* parseGraceMs(options.graceSeconds)
@@ -169,6 +171,9 @@ export const evalCommand = (
     const pricingOverrides = options.pricing === undefined ? [] : yield* loadPricingFile(options.pricing)
     // job server mode: same config, run as a job on a server (src/backend/backendEval.ts)
     if (wantsBackend(options, loaded)) {
+      if (options.view === true) {
+        return yield* usageError("--view: a job runs on the server; follow it in the server's dashboard (its URL's /)")
+      }
       return yield* backendEval({ loaded, failUnder, options, io })
     }
     // A direct run whose policy has no model to call would fail every rollout the same way: say it once.
@@ -178,6 +183,7 @@ export const evalCommand = (
     const source = loaded ?? (yield* openResume(resumeDir ?? "", options, flags, io))
     if (loaded === null) for (const warning of source.warnings) io.stderr.write(`warning: ${warning}\n`)
     const { config: runConfig, env } = source
+    const modelRateLimits = yield* modelRateLimitsOf(options.modelRateLimit, env)
 
     const health = yield* preflight(runConfig)
     if (Either.isLeft(health)) {
@@ -194,16 +200,21 @@ export const evalCommand = (
 
     const control = makeRunControl()
     const display = new ProgressDisplay(io.stderr, io.stderr.isTTY === true && options.json !== true)
+    const viewer = options.view === true ? yield* startEvalViewer(runConfig.app_id ?? "eval", io) : null
+    const onEvent = (event: RunEvent) => {
+      display.onEvent(event)
+      viewer?.onEvent(event)
+    }
     const uninstall = installSignalHandlers(control, graceMs)
     const outcome: RunOutcome = yield* Effect.scoped(
       Effect.gen(function* () {
         const interception = yield* embeddedInterception(runConfig, env, {
           enabled: options.intercept !== false,
           pricingOverrides,
-          early: earlyInterceptor,
+          modelRateLimits,
         })
         io.stderr.write(`${modelKeyLine(runConfig, env, interception?.url ?? null)}\n`)
-        return yield* withRunEvents(display.onEvent, (events) =>
+        return yield* withRunEvents(onEvent, (events) =>
           "run" in source
             ? continueEvalRun(source.run, { control, events, interception })
             : startEvalRun({
@@ -232,8 +243,10 @@ export const evalCommand = (
       location: `run directory: ${runDir}`,
       identity: { run_id: outcome.runId, run_dir: runDir, interrupted: outcome.interrupted },
       tracesDir,
+      stepSummary: io.env.GITHUB_STEP_SUMMARY,
     })
 
+    yield* viewer?.afterRun(outcome.interrupted) ?? Effect.void
     if (outcome.interrupted) {
       io.stderr.write(
         `interrupted: ${outcome.summary.missing} rollouts not run. Resume with:\n  ${proctorCommand("eval", "--resume", runDir)}\n`,
@@ -242,11 +255,17 @@ export const evalCommand = (
     }
     return runExitCode(outcome.summary, failUnder, io.stderr)
   }).pipe(
+    Effect.scoped,
     Effect.catchTags({
       ConfigError: (error) =>
         Effect.sync(() => {
           io.stderr.write(`proctor eval: ${error.message}\n`)
           return ExitCode.Usage
+        }),
+      ViewerServeError: (error) =>
+        Effect.sync(() => {
+          io.stderr.write(`proctor eval: --view: ${error.message}\n`)
+          return ExitCode.Failed
         }),
       ReportWriteError: (error) =>
         Effect.sync(() => {

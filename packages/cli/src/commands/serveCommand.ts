@@ -11,6 +11,8 @@ export interface ServeCommandOptions {
   readonly port?: string | undefined
   readonly graceSeconds?: string | undefined
   readonly maxRunningJobs?: string | undefined
+  readonly redisUrl?: string | undefined
+  readonly redisPrefix?: string | undefined
 }
 
 /** Where `proctor serve` and `proctor keys` keep the job database unless told otherwise. */
@@ -47,6 +49,13 @@ export const serveCommand = (options: ServeCommandOptions, io: Io): Effect.Effec
     }
     const { port, maxRunningJobs, graceSeconds } = flags.right
     const databaseUrl = options.databaseUrl ?? io.env.PROCTOR_DATABASE_URL
+    const redisUrl = options.redisUrl ?? io.env.PROCTOR_REDIS_URL
+    if (redisUrl !== undefined && databaseUrl === undefined) {
+      io.stderr.write(
+        "proctor serve: --redis-url: a cluster keeps its jobs in PostgreSQL; give --database-url (or PROCTOR_DATABASE_URL) too\n",
+      )
+      return ExitCode.Usage
+    }
     // SQLite's data directory holds the key beside the database. PostgreSQL has no such place: a key file
     // written into whichever directory the server happened to start from seals keys no other server can open.
     const dataDir = options.dataDir ?? (databaseUrl === undefined ? defaultDataDir(io.env) : io.env.PROCTOR_DATA_DIR)
@@ -69,6 +78,8 @@ export const serveCommand = (options: ServeCommandOptions, io: Io): Effect.Effec
           port: port ?? 8000,
           drainGraceMs: graceSeconds * 1000,
           maxRunningJobs,
+          redisUrl,
+          redisPrefix: options.redisPrefix,
         }),
       ),
     )
@@ -79,7 +90,9 @@ export const serveCommand = (options: ServeCommandOptions, io: Io): Effect.Effec
     }
     const jobServer = started.right
     const keySource = keyFromEnv ? "PROCTOR_SECRET_KEY" : join(dataDir!, "secret.key")
-    const where = `${databaseUrl === undefined ? `data in ${dataDir}` : "data in PostgreSQL"}, secret key from ${keySource}`
+    const cluster =
+      redisUrl === undefined ? "" : `, rollouts to workers through Redis at ${server.redisHostOf(redisUrl)}`
+    const where = `${databaseUrl === undefined ? `data in ${dataDir}` : "data in PostgreSQL"}${cluster}, secret key from ${keySource}`
     io.stdout.write(`proctor job server listening on ${jobServer.url} (${where})\n`)
     const store = databaseUrl === undefined && dataDir !== undefined ? ["--data-dir", dataDir] : []
     io.stdout.write(`  API keys: ${proctorCommand("keys", "create", "--name", "NAME", ...store)}\n`)

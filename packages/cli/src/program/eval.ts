@@ -1,4 +1,5 @@
 import { type Command, Option } from "commander"
+import { collectSpec } from "../modelRateLimits.js"
 import type { RunCommand } from "./RunCommand.js"
 
 /** Declares `proctor eval`; its implementation (commands/evalCommand.ts) loads when it runs. */
@@ -41,26 +42,23 @@ export const registerEvalCommand = (program: Command, run: RunCommand): void => 
     )
     .option("--no-intercept", "let the task app call the model directly (no tokens, cost or traces from proctor)")
     .option("--pricing <file>", "JSON prices (USD per token) that override or extend the built-in table")
+    .option(
+      "--model-rate-limit <spec>",
+      "limit calls to a model: <base URL>=<N>rpm[,<N>tpm], repeatable (default PROCTOR_MODEL_RATE_LIMITS)",
+      collectSpec,
+    )
     .option("--max-response-bytes <n>", "refuse task-app answers longer than this (default 16 MiB)")
+    .option("--view", "serve the viewer of this run on loopback as it goes (URL on stderr; it stays until Ctrl-C)")
     // job server mode (src/backend): run this eval as a job on a proctor or synth-ai job server
     .option("--backend <url>", "run on this job server (or PROCTOR_BACKEND_URL; key from PROCTOR_API_KEY)")
     .addOption(new Option("--grace-seconds <s>", "how long in-flight rollouts may finish after Ctrl-C").default("10"))
     .action(async (appId: string | undefined, options: Record<string, string | boolean | undefined>) => {
-      // The interceptor's thread starts now, beside the loading of the command (src/earlyInterceptorThread.ts).
-      const interceptor =
-        options.intercept !== false && options.backend === undefined
-          ? (await import("../earlyInterceptorThread.js")).launchEarlyInterceptorThread()
-          : undefined
-      try {
-        await run(async (io) =>
-          (await import("../commands/evalCommand.js")).evalCommand(
-            { ...options, ...(appId === undefined ? {} : { appId }) },
-            io,
-            interceptor,
-          ),
-        )
-      } finally {
-        interceptor?.discard()
-      }
+      await run(async (io) => {
+        // One script with its code cache (src/evalScript.ts, build.mjs), found through this package's exports.
+        const { loadScript } = await import("../internal/loadScript.js")
+        const script = loadScript(new URL(import.meta.resolve("@proctor/cli/eval-script")))
+        const { runEval } = script.exports as typeof import("../evalScript.js")
+        return runEval({ ...options, ...(appId === undefined ? {} : { appId }) }, io)
+      })
     })
 }

@@ -16,6 +16,11 @@ export const registerServeCommand = (program: Command, run: RunCommand): void =>
     .option("--port <port>", "port to listen on (0: any free port)", "8000")
     .option("--grace-seconds <s>", "how long in-flight rollouts may finish on shutdown", "30")
     .option("--max-running-jobs <n>", "jobs running at once; the rest wait as pending")
+    .option(
+      "--redis-url <url>",
+      "run as one API replica of a cluster: rollouts go through BullMQ on this Redis to `proctor worker` processes (needs --database-url; default PROCTOR_REDIS_URL)",
+    )
+    .option("--redis-prefix <prefix>", "prefix of the cluster's Redis keys and channels", "proctor")
     .action((options: ServeCommandOptions) =>
       run(async (io) => (await import("../commands/serveCommand.js")).serveCommand(options, io)),
     )

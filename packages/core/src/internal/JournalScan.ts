@@ -1,6 +1,7 @@
-import { closeSync, createReadStream, existsSync, openSync, readSync } from "node:fs"
+import { closeSync, existsSync, openSync, readSync } from "node:fs"
 import { ParseResult, Schema } from "effect"
 import { EvalResult, NUMERIC_RESULT_FIELDS, rolloutKeyId } from "../EvalResult.js"
+import { forEachLine, type OnLine } from "./forEachLine.js"
 
 /** The keys a run planned: each seed × attempts `0 … attempts - 1`. */
 export interface JournalPlan {
@@ -38,11 +39,24 @@ export interface JournalScan {
   readonly unterminated: boolean
 }
 
-const NEWLINE = 0x0a
 const decodeEvalResult = Schema.decodeUnknownEither(EvalResult)
 
 const isNullableNumber = (value: unknown) => value === null || typeof value === "number"
 const isNullableString = (value: unknown) => value === null || typeof value === "string"
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** `retry_log`'s entries; `kind` may be any string, as `error_kind` may. */
+const isRetryLog = (value: unknown) =>
+  Array.isArray(value) &&
+  value.every(
+    (entry) =>
+      isObject(entry) &&
+      typeof entry.kind === "string" &&
+      typeof entry.error === "string" &&
+      typeof entry.delay_ms === "number" &&
+      typeof entry.at === "string",
+  )
 
 /**
  * `EvalResult`'s fields checked by hand: a resume reads every line, and the Schema costs ~13 µs a line
@@ -50,8 +64,8 @@ const isNullableString = (value: unknown) => value === null || typeof value === 
  * test/isEvalResult.test.ts checks it against the Schema.
  */
 export const isEvalResult = (value: unknown): value is EvalResult => {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false
-  const r = value as Record<string, unknown>
+  if (!isObject(value)) return false
+  const r = value
   return (
     typeof r.seed === "number" &&
     typeof r.attempt === "number" &&
@@ -64,6 +78,7 @@ export const isEvalResult = (value: unknown): value is EvalResult => {
     (r.run_id === undefined || typeof r.run_id === "string") &&
     (r.task_id === undefined || typeof r.task_id === "string" || typeof r.task_id === "number") &&
     (r.cluster === undefined || typeof r.cluster === "string") &&
+    (r.retry_log === undefined || isRetryLog(r.retry_log)) &&
     NUMERIC_RESULT_FIELDS.every((key) => isNullableNumber(r[key]))
   )
 }
@@ -74,27 +89,6 @@ const whyNotAResult = (value: unknown): string => {
   const [issue] = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)
   const where = issue === undefined || issue.path.length === 0 ? "" : `${issue.path.join(".")}: `
   return `is not a result (${where}${issue?.message ?? "unexpected shape"})`
-}
-
-type OnLine = (bytes: Buffer, offset: number, terminated: boolean) => void
-
-/** Calls `onLine` for each line of a file with its byte offset, and whether a newline ended it. */
-const forEachLine = async (path: string, onLine: OnLine) => {
-  let pending: Array<Buffer> = []
-  let offset = 0
-  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
-    let from = 0
-    for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, from)) {
-      const bytes =
-        pending.length === 0 ? chunk.subarray(from, end) : Buffer.concat([...pending, chunk.subarray(from, end)])
-      pending = []
-      onLine(bytes, offset, true)
-      offset += bytes.length + 1
-      from = end + 1
-    }
-    if (from < chunk.length) pending.push(chunk.subarray(from))
-  }
-  if (pending.length > 0) onLine(Buffer.concat(pending), offset, false)
 }
 
 /**

@@ -1,28 +1,6 @@
+import { tCritical95 } from "../StudentT.js"
 import type { ScoreMetrics, StderrEstimator } from "../Summary.js"
 import { GroupTotals } from "./GroupTotals.js"
-
-/** Two-sided 95% Student-t critical values for 1–30 degrees of freedom. */
-const T_975 = [
-  12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.306, 2.2622, 2.2281, 2.201, 2.1788, 2.1604, 2.1448, 2.1314,
-  2.1199, 2.1098, 2.1009, 2.093, 2.086, 2.0796, 2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423,
-]
-const Z_975 = 1.959963984540054
-
-/** Beyond the table, the Cornish–Fisher expansion of t around z is accurate to 1e-5. */
-export const tCritical95 = (df: number): number => {
-  const tabled = T_975[df - 1]
-  if (tabled !== undefined) return tabled
-  const z = Z_975
-  const z3 = z ** 3
-  const z5 = z ** 5
-  const z7 = z ** 7
-  return (
-    z +
-    (z3 + z) / (4 * df) +
-    (5 * z5 + 16 * z3 + 3 * z) / (96 * df ** 2) +
-    (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * df ** 3)
-  )
-}
 
 /** Which rollouts are correlated: none (one rollout per seed), a seed's attempts, or a task field's values. */
 export type Clustering =

@@ -10,7 +10,7 @@ export interface KeyFinding {
 }
 
 /** Keys of synth-ai's `[eval]` that proctor does not use, and what to know about each. */
-const SYNTH_AI_UNUSED: Readonly<Record<string, string>> = {
+export const SYNTH_AI_UNUSED: Readonly<Record<string, string>> = {
   metadata: "proctor does not filter tasks by metadata; every seed given runs",
   metadata_sql: "proctor does not select seeds by SQL; every seed given runs",
   split: "proctor does not pick a dataset split",
@@ -27,10 +27,10 @@ const SYNTH_AI_UNUSED: Readonly<Record<string, string>> = {
 }
 
 /** synth-ai's other names for keys proctor reads under its own name. */
-const RENAMED: Readonly<Record<string, string>> = { max_concurrent: "concurrency", policy: "policy_config" }
+export const RENAMED: Readonly<Record<string, string>> = { max_concurrent: "concurrency", policy: "policy_config" }
 
 /** Policy settings synth-ai once also read from `[eval]` itself; proctor passes only `policy_config` on. */
-const POLICY_KEYS = new Set([
+export const POLICY_KEYS = new Set([
   "inference_url",
   "api_key",
   "temperature",

@@ -94,7 +94,13 @@ export const ResultsQuery = Schema.Struct({
 export const CancelRequest = Schema.Struct({ reason: Schema.optional(Schema.NullOr(Schema.String)) })
 
 export const HealthResponse = Schema.Struct({ status: Schema.Literal("ok") })
+const DependencyCheck = Schema.Literal("ok", "unavailable")
 export const ReadyResponse = Schema.Struct({
   status: Schema.Literal("ready", "unavailable", "draining"),
   error: Schema.optional(Schema.String),
+  checks: Schema.optional(
+    Schema.Struct({ database: DependencyCheck, redis: Schema.optional(DependencyCheck) }).annotations({
+      description: "each dependency the server needs: the database always, Redis when it was started with --redis-url",
+    }),
+  ),
 })

@@ -2,17 +2,23 @@ import type { AddressInfo } from "node:net"
 import { Interceptor, Pricing, type PricingOverrides } from "@proctor/core"
 import { Cause, Effect, Exit, Layer, ManagedRuntime, Redacted } from "effect"
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from "fastify"
+import { DEFAULT_REDIS_PREFIX } from "../cluster/ClusterBus.js"
+import { clusterJobManagerLayer } from "../cluster/ClusterJobManager.js"
+import { ClusterStore } from "../cluster/ClusterStore.js"
 import { JobManager, type JobManagerOptions } from "../jobs/JobManager.js"
 import { JobStore } from "../jobs/JobStore.js"
 import { ServerMetrics } from "../jobs/ServerMetrics.js"
 import { serverSecretBoxLayer } from "../jobs/ServerSecretBox.js"
+import { registerApiDocsRoutes } from "./apiDocsRoutes.js"
 import { errorBody } from "./httpError.js"
 import { INTERCEPTOR_PREFIX, registerInterceptorRoutes } from "./interceptorRoutes.js"
 import { ApiKeyCache, DEFAULT_API_KEY_CACHE_TTL_MS } from "./internal/ApiKeyCache.js"
 import type { RequestLimits } from "./JobCreateRequest.js"
 import { type ApiRuntime, registerJobRoutes } from "./jobRoutes.js"
 import { buildOpenApi } from "./openapi.js"
+import { registerOpsRoutes } from "./opsRoutes.js"
 import { defaultRateLimit, RateLimiter, type RateLimitOptions } from "./RateLimiter.js"
+import { registerViewerRoutes } from "./viewerRoutes.js"
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024
 export const DEFAULT_MAX_SEEDS_PER_JOB = 100_000
@@ -23,6 +29,15 @@ export interface JobServerOptions extends Omit<JobManagerOptions, "solverFor"> {
   readonly dataDir?: string | undefined
   /** PostgreSQL instead of SQLite (`postgres://user@host:5432/db`). */
   readonly databaseUrl?: string | undefined
+  /**
+   * Scale-out: with Redis (and PostgreSQL), this server is one API replica of a cluster; rollouts run on
+   * `proctor worker` processes, dispatched through BullMQ. Without it, rollouts run in this process.
+   */
+  readonly redisUrl?: string | undefined
+  /** Prefix of every Redis key and channel of the cluster (BullMQ's `prefix`). Default `proctor`. */
+  readonly redisPrefix?: string | undefined
+  /** How long this replica's lease on a job it dispatches lasts unrenewed. Default 10 s. */
+  readonly leaseTtlMs?: number | undefined
   /** Default 127.0.0.1. */
   readonly host?: string | undefined
   /** Default 0 (a free port). */
@@ -89,8 +104,12 @@ export const jobServerLayer = (options: JobServerOptions) => {
   if (options.databaseUrl === undefined && options.dataDir === undefined) {
     throw new Error("createJobServer needs a dataDir (SQLite) or a databaseUrl (PostgreSQL)")
   }
+  if (options.redisUrl !== undefined && options.databaseUrl === undefined) {
+    throw new Error("a cluster (--redis-url) keeps its jobs in PostgreSQL: give --database-url as well")
+  }
   const store =
     options.databaseUrl === undefined ? JobStore.layerSqlite(options.dataDir!) : JobStore.layerPg(options.databaseUrl)
+  if (options.redisUrl !== undefined) return clusterServerLayer(options, options.redisUrl, options.databaseUrl!)
   const storeAndBox = serverSecretBoxLayer({
     secretKey: options.secretKey === undefined ? undefined : Redacted.make(options.secretKey),
     dataDir: options.dataDir,
@@ -110,6 +129,24 @@ export const jobServerLayer = (options: JobServerOptions) => {
   const rateLimit = options.rateLimit === false ? null : (options.rateLimit ?? defaultRateLimit)
   const apiKeys = ApiKeyCache.layer({ ttlMs: options.apiKeyCacheTtlMs ?? DEFAULT_API_KEY_CACHE_TTL_MS })
   return Layer.mergeAll(JobManager.layer(options), RateLimiter.layer(rateLimit), apiKeys).pipe(Layer.provideMerge(base))
+}
+
+/** An API replica: the same routes, jobs dispatched to workers through BullMQ instead of run here. */
+const clusterServerLayer = (options: JobServerOptions, redisUrl: string, databaseUrl: string) => {
+  const store = ClusterStore.layer.pipe(Layer.provideMerge(JobStore.layerPgWithClient(databaseUrl)))
+  const base = serverSecretBoxLayer({
+    secretKey: options.secretKey === undefined ? undefined : Redacted.make(options.secretKey),
+    dataDir: options.dataDir,
+  }).pipe(Layer.provideMerge(store), Layer.merge(ServerMetrics.layer))
+  const manager = clusterJobManagerLayer({
+    cluster: { redisUrl, prefix: options.redisPrefix ?? DEFAULT_REDIS_PREFIX },
+    maxRunningJobs: options.maxRunningJobs,
+    maxActiveJobsPerKey: options.maxActiveJobsPerKey,
+    leaseTtlMs: options.leaseTtlMs,
+  })
+  const rateLimit = options.rateLimit === false ? null : (options.rateLimit ?? defaultRateLimit)
+  const apiKeys = ApiKeyCache.layer({ ttlMs: options.apiKeyCacheTtlMs ?? DEFAULT_API_KEY_CACHE_TTL_MS })
+  return Layer.mergeAll(manager, RateLimiter.layer(rateLimit), apiKeys).pipe(Layer.provideMerge(base))
 }
 
 const describeBuildFailure = (cause: Cause.Cause<unknown>) => {
@@ -213,6 +250,9 @@ export const createJobServer = async (options: JobServerOptions): Promise<JobSer
       return openApi
     },
   })
+  await registerViewerRoutes(app, runtime as ApiRuntime, { streams })
+  await registerOpsRoutes(app, runtime as ApiRuntime)
+  registerApiDocsRoutes(app)
   if (interceptor._tag === "Some") await registerInterceptorRoutes(app, interceptor.value)
   if (options.mount !== undefined) await options.mount(app)
 

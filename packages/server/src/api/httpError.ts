@@ -1,3 +1,4 @@
+import { type ViewerError, viewerErrorStatus } from "@proctor/report"
 import type { JobRejected } from "../jobs/JobRejected.js"
 import type { JobStoreError } from "../jobs/JobStoreError.js"
 import type { SecretBoxError } from "../jobs/SecretBox.js"
@@ -12,6 +13,7 @@ export type ApiFailure =
   | JobRejected
   | JobStoreError
   | SecretBoxError
+  | ViewerError
 
 export interface HttpError {
   readonly status: number
@@ -60,6 +62,10 @@ export const httpErrorOf = (error: ApiFailure): HttpError => {
     case "JobStoreError":
       // The database's own message stays in the server log: it can name tables and hosts.
       return { status: 503, body: errorBody("store_unavailable", "the job database is unavailable"), headers: {} }
+    case "ViewerError": {
+      const { status, code } = viewerErrorStatus(error)
+      return { status, body: errorBody(code, error.message, { field: error.field }), headers: {} }
+    }
     case "SecretBoxError":
       return {
         status: 503,

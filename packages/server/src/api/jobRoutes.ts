@@ -3,11 +3,12 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import type { ApiKeyRecord } from "../jobs/ApiKey.js"
 import { JobManager, type JobManagerService } from "../jobs/JobManager.js"
 import { isTerminal, type JobStatus } from "../jobs/JobStatus.js"
-import { emptyStats, type JobRecord, JobStore, type JobStoreService } from "../jobs/JobStore.js"
+import { type JobRecord, JobStore, type JobStoreService } from "../jobs/JobStore.js"
 import type { JobStoreError } from "../jobs/JobStoreError.js"
 import { statusView, summaryView } from "../jobs/JobView.js"
+import { emptyStats } from "../jobs/ResultTally.js"
 import type { SecretBoxError } from "../jobs/SecretBox.js"
-import { ServerMetrics } from "../jobs/ServerMetrics.js"
+import type { ServerMetrics } from "../jobs/ServerMetrics.js"
 import { InvalidRequest } from "./ApiErrors.js"
 import { JobListQuery, ResultsQuery } from "./ApiSchemas.js"
 import { authenticate, authenticateKeyHash, bearerKeyHash, jobFor, jobNotFound, mayRead } from "./authenticate.js"
@@ -18,7 +19,7 @@ import { issuesOf } from "./internal/issues.js"
 import { makeLruMap } from "./internal/LruMap.js"
 import { decodeJobRequest, type RequestLimits } from "./JobCreateRequest.js"
 import { RateLimiter } from "./RateLimiter.js"
-import { streamJobEvents } from "./sse.js"
+import { openEventStream, streamJobEvents } from "./sse.js"
 
 export type ApiServices = JobStore | JobManager | RateLimiter | ApiKeyCache | ServerMetrics
 export type ApiRuntime = ManagedRuntime.ManagedRuntime<ApiServices, JobStoreError | SecretBoxError>
@@ -262,12 +263,7 @@ export const registerJobRoutes = async (app: FastifyInstance, runtime: ApiRuntim
     if (job === null) return reply
     reply.hijack()
     const raw = reply.raw
-    raw.writeHead(200, {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache",
-      connection: "keep-alive",
-      "x-accel-buffering": "no",
-    })
+    openEventStream(raw)
     const fiber = runtime.runFork(streamJobEvents(job.id, raw))
     const stop = () => {
       runtime.runFork(Fiber.interrupt(fiber))
@@ -289,26 +285,4 @@ export const registerJobRoutes = async (app: FastifyInstance, runtime: ApiRuntim
   app.get("/api/eval/jobs/:id/events/stream", events)
 
   app.get("/api/openapi.json", async () => options.openApi())
-
-  app.get("/healthz", async () => ({ status: "ok" }))
-
-  app.get("/readyz", async (_request, reply) => {
-    const manager = await runtime.runPromise(JobManager)
-    if (manager.isDraining()) return reply.code(503).send({ status: "draining" })
-    const exit = await runtime.runPromiseExit(store.ping)
-    return Exit.isSuccess(exit)
-      ? { status: "ready" }
-      : reply.code(503).send({ status: "unavailable", error: "the job database does not answer" })
-  })
-
-  app.get("/metrics", async (_request, reply) => {
-    const exit = await runtime.runPromiseExit(
-      Effect.gen(function* () {
-        const metrics = yield* ServerMetrics
-        return metrics.render(yield* store.countJobsByStatus)
-      }),
-    )
-    if (Exit.isFailure(exit)) return reply.code(503).type("text/plain").send("# the job database does not answer\n")
-    return reply.type("text/plain; version=0.0.4; charset=utf-8").send(exit.value)
-  })
 }

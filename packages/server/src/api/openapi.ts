@@ -38,6 +38,19 @@ export const buildOpenApi = (options: { readonly version: string }): JsonObject 
   const json = (schema: JsonObject) => ({ "application/json": { schema } })
   const jobId = { name: "id", in: "path", required: true, schema: { type: "string" } }
   const security = [{ bearer: [] }]
+  const events = {
+    summary:
+      "Server-sent events: a status snapshot, each finished rollout, and the job's end (replayed when it has ended)",
+    security,
+    parameters: [jobId],
+    responses: {
+      "200": {
+        description: "an event stream; each `data:` line is a JobEvent",
+        content: { "text/event-stream": { schema: ref("JobEvent", JobEvent) } },
+      },
+      ...errors(401, 404, 429),
+    },
+  }
 
   return {
     openapi: "3.1.0",
@@ -153,18 +166,66 @@ export const buildOpenApi = (options: { readonly version: string }): JsonObject 
           },
         },
       },
-      "/api/eval/jobs/{id}/events": {
+      "/api/eval/jobs/{id}/events": { get: events },
+      "/api/eval/jobs/{id}/events/stream": {
+        get: { ...events, summary: `${events.summary} (the path newer synth-ai clients use)` },
+      },
+      "/api/eval/jobs/{id}/view/events": {
         get: {
           summary:
-            "Server-sent events: a status snapshot, each finished rollout, and the job's end (replayed when it has ended)",
+            "The viewer's live updates for a job: server-sent `event: update` with `{ run }` whenever it has new rows or live state",
           security,
           parameters: [jobId],
           responses: {
-            "200": {
-              description: "an event stream; each `data:` line is a JobEvent",
-              content: { "text/event-stream": { schema: ref("JobEvent", JobEvent) } },
-            },
+            "200": { description: "an event stream", content: { "text/event-stream": { schema: { type: "string" } } } },
             ...errors(401, 404, 429),
+          },
+        },
+      },
+      "/api/eval/jobs/{id}/view/{path}": {
+        get: {
+          summary:
+            "The viewer's data API over a job (its run is run 0): `runs`, `runs/0/rows?from=N`, `runs/0/rollouts/{seed}/{attempt}`, `runs/0/live`",
+          security,
+          parameters: [jobId, { name: "path", in: "path", required: true, schema: { type: "string" } }],
+          responses: {
+            "200": { description: "the viewer API's JSON answer", content: json({ type: "object" }) },
+            ...errors(401, 404, 429),
+          },
+        },
+      },
+      "/": {
+        get: {
+          summary:
+            "The team dashboard: the viewer, signing in with an API key (kept in the browser's sessionStorage, sent as a Bearer header)",
+          responses: {
+            "200": { description: "an HTML page", content: { "text/html": { schema: { type: "string" } } } },
+          },
+        },
+      },
+      "/api/openapi.json": {
+        get: {
+          summary: "This OpenAPI document",
+          responses: { "200": { description: "OpenAPI 3.1", content: json({ type: "object" }) } },
+        },
+      },
+      "/docs": {
+        get: {
+          summary: "This API reference as a web page (Swagger UI, served by the server itself: works offline)",
+          responses: {
+            "200": { description: "an HTML page", content: { "text/html": { schema: { type: "string" } } } },
+          },
+        },
+      },
+      "/interceptor/{path}": {
+        post: {
+          summary:
+            "The inference interceptor: task apps call the model at /interceptor/cid_…/v1/chat/completions (or /responses, /messages); each call is forwarded to the job's inference_url, traced and priced. The correlation id in the path is the capability: no API key.",
+          parameters: [{ name: "path", in: "path", required: true, schema: { type: "string" } }],
+          requestBody: { content: { "application/json": { schema: { type: "object" } } } },
+          responses: {
+            "200": { description: "the upstream model's answer, passed through (JSON or an SSE stream)" },
+            "404": { description: "no rollout of a running job has this correlation id" },
           },
         },
       },
@@ -176,7 +237,8 @@ export const buildOpenApi = (options: { readonly version: string }): JsonObject 
       },
       "/readyz": {
         get: {
-          summary: "Readiness: the database answers and the server is not draining",
+          summary:
+            "Readiness: the database answers, Redis answers (when the server has --redis-url), and the server is not draining",
           responses: {
             "200": { description: "ready", content: json(ref("ReadyResponse", ReadyResponse)) },
             "503": { description: "not ready", content: json({ $ref: "#/components/schemas/ReadyResponse" }) },
@@ -185,7 +247,8 @@ export const buildOpenApi = (options: { readonly version: string }): JsonObject 
       },
       "/metrics": {
         get: {
-          summary: "Prometheus metrics",
+          summary:
+            "Prometheus metrics: this process's rollouts, model calls and latency, jobs by status; with --redis-url also the cluster's queue depth, workers alive, leases lost, rollouts re-run and rollouts per worker",
           responses: {
             "200": { description: "text exposition format", content: { "text/plain": { schema: { type: "string" } } } },
           },

@@ -2,10 +2,21 @@ import type { ServerResponse } from "node:http"
 import { Duration, Effect, Queue } from "effect"
 import { endsStream, type JobEvent } from "../jobs/JobEvent.js"
 import { JobManager } from "../jobs/JobManager.js"
-import { emptyStats, JobStore } from "../jobs/JobStore.js"
+import { JobStore } from "../jobs/JobStore.js"
 import { snapshotEvent, terminalEvent } from "../jobs/JobView.js"
+import { emptyStats } from "../jobs/ResultTally.js"
 
 const HEARTBEAT = Duration.seconds(15)
+
+/** The head of every event stream the server sends; proxies (nginx) are told not to buffer it. */
+export const openEventStream = (raw: ServerResponse): void => {
+  raw.writeHead(200, {
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+    "x-accel-buffering": "no",
+  })
+}
 
 /** Resolves once the socket took the bytes (or asked to wait for `drain`), so a slow reader slows the stream, not memory. */
 const writeTo = (raw: ServerResponse) => (text: string) =>

@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads"
+import type { ModelRateLimitRule } from "@proctor/core/rate-gate"
 import type { FromWorker, WorkerSettings } from "./internal/workerProtocol.js"
 
 export interface InterceptorThreadOptions {
@@ -15,7 +16,17 @@ export interface InterceptorThreadOptions {
    * 1–3 ms (bench/RESULTS.md, interceptor).
    */
   readonly youngGenerationMb?: number | undefined
-  /** The module the thread runs; default proctor's own. An instrumented entry calls `runInterceptorWorker`. */
+  /** Configured limits of model upstreams, applied by the thread's rate gate. */
+  readonly modelRateLimits?: ReadonlyArray<ModelRateLimitRule> | undefined
+  /**
+   * Share the rate gate through this Redis (`redisRateGate`) with every process that calls the same upstreams;
+   * default: the thread's own gate.
+   */
+  readonly sharedRateGate?: { readonly redisUrl: string; readonly prefix: string } | undefined
+  /**
+   * The module the thread runs, default proctor's own: a bundle names its own copy (the CLI's), a benchmark a
+   * module that loads its probes and then calls `runInterceptorWorker`.
+   */
   readonly entry?: URL | undefined
 }
 
@@ -46,6 +57,12 @@ export const launchInterceptorThread = (options: InterceptorThreadOptions = {}):
     upstreamTimeoutMs: options.upstreamTimeoutMs,
     connectionsPerOrigin: options.connectionsPerOrigin,
     bodyLimit: options.bodyLimit,
+    modelRateLimits: options.modelRateLimits ?? [],
+    // Loaded by the thread only when asked for, so `proctor eval`'s thread bundle holds no Redis client.
+    sharedRateGate:
+      options.sharedRateGate === undefined
+        ? null
+        : { ...options.sharedRateGate, module: import.meta.resolve("@proctor/server/redis-rate-gate") },
   }
   const thread = new Worker(options.entry ?? DEFAULT_ENTRY, {
     workerData: settings,

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from "node:worker_threads"
 import { DEFAULT_UPSTREAM_TIMEOUT_MS, InterceptorCore } from "@proctor/core/interceptor-core"
 import { type ListeningInterceptor, listenInterceptor } from "@proctor/core/interceptor-server"
+import { localRateGate, type ModelRateGate } from "@proctor/core/rate-gate"
 import { Redacted } from "effect"
 import type { FromWorker, ToWorker, WorkerSettings } from "./internal/workerProtocol.js"
 
@@ -8,14 +9,24 @@ import type { FromWorker, ToWorker, WorkerSettings } from "./internal/workerProt
  * The body of the interceptor thread started by `startInterceptorWorker`: serves the interceptor on its own
  * event loop and answers open / close / stop from the thread that started it. It runs the interceptor's plain
  * core, without Effect's runtime or Schema: the thread starts in a fresh isolate on every `proctor eval`, and
- * what it loads is compiled again there. Calls leave unpriced; the starting thread prices them. Exported so
- * an instrumented entry (a benchmark's) can run the same thread with its own probes loaded first.
+ * what it loads is compiled again there. Calls leave unpriced; the starting thread prices them. Exported
+ * (from `@proctor/server/internal/interceptor-thread` only) for a thread entry of another build: the CLI's
+ * bundle, a benchmark's probes.
  */
 export const runInterceptorWorker = async (): Promise<void> => {
   const port = parentPort
   if (port === null) throw new Error("runInterceptorWorker must run on a worker thread")
   const settings = workerData as WorkerSettings
   const send = (message: FromWorker) => port.postMessage(message)
+  const shared = settings.sharedRateGate
+  const rateGate: ModelRateGate =
+    shared === null
+      ? localRateGate({ limits: settings.modelRateLimits })
+      : ((await import(shared.module)) as typeof import("./redisRateGate.js")).redisRateGate({
+          redisUrl: shared.redisUrl,
+          prefix: shared.prefix,
+          limits: settings.modelRateLimits,
+        })
   const core = new InterceptorCore({
     baseUrl: null,
     priceCall: () => null,
@@ -25,12 +36,14 @@ export const runInterceptorWorker = async (): Promise<void> => {
     publish: (call, origin) => send({ op: "call", cid: origin.cid, index: origin.index, call }),
     upstreamTimeoutMs: settings.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
     connectionsPerOrigin: settings.connectionsPerOrigin ?? null,
+    rateGate,
   })
   let server: ListeningInterceptor
   try {
     server = await listenInterceptor(core, settings)
   } catch (error) {
     await core.shutdown()
+    await rateGate.close()
     send({ op: "failed", message: error instanceof Error ? error.message : String(error) })
     return
   }
@@ -62,6 +75,7 @@ export const runInterceptorWorker = async (): Promise<void> => {
         void server
           .close()
           .finally(() => core.shutdown())
+          .finally(() => rateGate.close())
           .finally(() => port.close())
         return
     }

@@ -1,4 +1,3 @@
-import type { Worker } from "node:worker_threads"
 import {
   type InterceptedRollout,
   InterceptorError,
@@ -26,8 +25,6 @@ export interface InterceptorWorkerOptions extends InterceptorThreadOptions {
 export interface RunningInterceptorWorker extends RolloutInterception {
   /** The interceptor's base URL, e.g. `http://127.0.0.1:41234`; rollouts get `${url}/${cid}/v1`. */
   readonly url: string
-  /** The thread, for diagnostics (`performance.eventLoopUtilization()`, heap snapshots, messages to probes). */
-  readonly thread: Worker
   /**
    * Stops the interceptor (in-flight calls end as cancelled) and waits for the thread to exit. Until then the
    * thread keeps the process alive, as a listening server does.
@@ -137,5 +134,5 @@ export const startInterceptorWorker = (options: InterceptorWorkerOptions = {}): 
       answer?.(message)
     }
   })
-  return launched.listening.then((url) => ({ url, thread, open, close, stop }))
+  return launched.listening.then((url) => ({ url, open, close, stop }))
 }

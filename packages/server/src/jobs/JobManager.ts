@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto"
 import {
   type BackoffPolicy,
   type EvalResult,
@@ -11,11 +10,12 @@ import {
   type ResultStore,
   type RunControl,
   type RunEvent,
-  type RunSummary,
   runRollouts,
   type Solver,
   taskAppSolverLayer,
+  withRunEvents,
 } from "@proctor/core"
+import { LiveRunState } from "@proctor/report"
 import {
   Cause,
   Context,
@@ -23,42 +23,38 @@ import {
   Duration,
   Effect,
   Exit,
-  Fiber,
   FiberSet,
   Layer,
   Option,
   PubSub,
-  Queue,
+  type Queue,
   type Scope,
 } from "effect"
 import type { ApiKeyRecord } from "./ApiKey.js"
-import { type JobSecrets, runConfigOf, secretsOf, storedConfigOf } from "./JobConfig.js"
+import { admitJob, type JobSpec, nowIso, verdict } from "./admitJob.js"
+import { RowSequence } from "./internal/RowSequence.js"
+import { type JobSecrets, runConfigOf } from "./JobConfig.js"
 import type { JobEvent } from "./JobEvent.js"
 import { JobRejected } from "./JobRejected.js"
 import { JobResultStoreLayer } from "./JobResultStore.js"
 import { isTerminal, type JobStatus } from "./JobStatus.js"
+import { type JobRecord, JobStore } from "./JobStore.js"
+import type { JobStoreError } from "./JobStoreError.js"
+import { terminalEvent } from "./JobView.js"
 import {
   emptyStats,
-  type JobRecord,
-  JobStore,
   type ResultStats,
   type ResultTally,
   statsOfTally,
   type TallyRow,
   tallyRow,
-} from "./JobStore.js"
-import type { JobStoreError } from "./JobStoreError.js"
-import { terminalEvent } from "./JobView.js"
+  tallyRowOf,
+} from "./ResultTally.js"
 import { SecretBox } from "./SecretBox.js"
 import { ServerMetrics } from "./ServerMetrics.js"
 
-/** A validated job request: the runnable config, and synth-ai's `mode` (echoed back, not used by the runner). */
-export interface JobSpec {
-  readonly config: EvalRunConfig
-  readonly mode: string | null
-  /** The request as the client sent it, without secrets: what the job's status shows as its `config`. */
-  readonly requested: Readonly<Record<string, unknown>>
-}
+export type { JobSpec } from "./admitJob.js"
+export { newJobId } from "./admitJob.js"
 
 export interface JobManagerOptions {
   /** Jobs running at once across all keys; the rest wait as `pending`. Default 4. */
@@ -105,6 +101,11 @@ export interface JobManagerService {
    * ends) and its live stats, so a status poll needs no query. Null otherwise, and from the moment it ends.
    */
   readonly liveStatus: (jobId: string) => { readonly record: JobRecord; readonly stats: ResultStats } | null
+  /**
+   * A job this process has queued or runs: what is in flight (from its run events), and up to which `seq` its rows
+   * are committed in order (null until it runs). Null for any other job.
+   */
+  readonly liveRun: (jobId: string) => { readonly state: LiveRunState; readonly committedSeq: number | null } | null
 }
 
 interface LiveJob {
@@ -119,22 +120,11 @@ interface LiveJob {
   cancelRequested: boolean
   /** Set once the job's end (terminal or interrupted) has been published. */
   ended: boolean
+  /** Its run events folded for the viewer: progress, in flight, tokens and cost. */
+  readonly live: LiveRunState
+  /** Numbers its rows as they are stored, once it runs. */
+  sequence: RowSequence | null
 }
-
-export const newJobId = (): string => `eval-${randomBytes(12).toString("hex")}`
-
-const nowIso = () => new Date().toISOString()
-
-const finiteOrNull = (n: number | null | undefined): number | null =>
-  typeof n === "number" && Number.isFinite(n) ? n : null
-
-/** A result's contribution as `JobStore.upsertResult` stores its columns (non-finite numbers become NULL). */
-const tallyRowOf = (result: EvalResult): TallyRow => ({
-  status: result.status,
-  score: finiteOrNull(result.score),
-  tokens: finiteOrNull(result.tokens),
-  costUsd: finiteOrNull(result.cost_usd),
-})
 
 /** Without a trace: rows on the event stream stay small (traces are downloaded as a zip). */
 const withoutTrace = (result: EvalResult) => {
@@ -147,7 +137,7 @@ const withoutTrace = (result: EvalResult) => {
  * through it (core's `interceptedSolver`): tokens, cost and traces measured on the wire, each rollout's calls
  * stored in `model_calls` before its result.
  */
-const withInterception = (
+export const withInterception = (
   base: Layer.Layer<Solver>,
   interceptor: InterceptorService,
   config: EvalRunConfig,
@@ -155,18 +145,6 @@ const withInterception = (
 ): Layer.Layer<Solver, never, ResultStore> => {
   const upstream = policyUpstream(config, env)
   return upstream === null ? base : interceptedLayer({ interceptor, upstream }).pipe(Layer.provide(base))
-}
-
-/** How a run that finished on its own ends: `failed` when not one rollout succeeded, `completed` otherwise. */
-const verdict = (summary: RunSummary): { status: JobStatus; error: string | null } => {
-  if (summary.completed > 0 && summary.ok === 0) {
-    const kinds = Object.entries(summary.errors_by_kind)
-      .map(([kind, n]) => `${kind} ×${n}`)
-      .join(", ")
-    return { status: "failed", error: `every rollout failed (${kinds})` }
-  }
-  if (summary.completed === 0) return { status: "failed", error: "no rollout completed" }
-  return { status: "completed", error: null }
 }
 
 export const makeJobManager = (options: JobManagerOptions = {}) =>
@@ -190,7 +168,8 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
         if (replaced !== null) tallyRow(tally, replaced, -1)
         tallyRow(tally, tallyRowOf(result), 1)
       }
-      return solver.pipe(Layer.provideMerge(JobResultStoreLayer(job.id, onStored)), Layer.provide(storeLayer))
+      const sequence = job.sequence ?? undefined
+      return solver.pipe(Layer.provideMerge(JobResultStoreLayer(job.id, onStored, sequence)), Layer.provide(storeLayer))
     }
 
     const slots = yield* Effect.makeSemaphore(maxRunning)
@@ -232,6 +211,7 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
 
     /** Run events → metrics and the job's event hub, in the vocabulary of synth-ai's stream client. */
     const forward = (job: LiveJob, planned: { total: number }) => (event: RunEvent) => {
+      job.live.onEvent(event)
       switch (event._tag) {
         case "RunStarted":
           planned.total = event.planned
@@ -281,6 +261,7 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
             message: `stopping; ${event.inFlight} rollouts in flight`,
             data: { in_flight: event.inFlight },
           })
+        case "RolloutStarted":
         case "RunFinished":
           return Effect.void
       }
@@ -306,6 +287,7 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
         if (!(yield* store.markRunning(job.id, nowIso()))) return
         // Counted once here (a resumed job's earlier rows included); every stored row updates it after.
         job.tally = yield* store.resultTally(job.id)
+        job.sequence = new RowSequence(yield* store.maxResultSeq(job.id))
         job.running = yield* store.getJob(job.id)
         const control = makeRunControl()
         job.control = control
@@ -313,24 +295,20 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
         if (job.cancelRequested) control.cancelInFlight()
         else if (draining) control.requestStop()
 
-        const runEvents = yield* PubSub.unbounded<RunEvent>()
-        const subscription = yield* PubSub.subscribe(runEvents)
         const planned = { total: record.planned }
-        const deliver = (batch: Iterable<RunEvent>) => Effect.forEach(batch, forward(job, planned), { discard: true })
-        const forwarder = yield* Effect.fork(
-          Effect.forever(
-            Effect.uninterruptibleMask((restore) =>
-              Effect.flatMap(restore(Queue.takeBetween(subscription, 1, 1024)), deliver),
+        // Publishing to the job's sliding hub never waits, so events are forwarded synchronously as core delivers them.
+        const onEvent = (event: RunEvent) => Effect.runSync(forward(job, planned)(event))
+        // The run's exit is the value, so its last events are delivered even when it fails.
+        const exit = yield* withRunEvents(
+          onEvent,
+          (events) =>
+            Effect.exit(
+              runRollouts({ runId: job.id, config, control, events, backoff: options.backoff }).pipe(
+                Effect.provide(runLayer(job, config)),
+              ),
             ),
-          ),
+          0,
         )
-        const exit = yield* Effect.exit(
-          runRollouts({ runId: job.id, config, control, events: runEvents, backoff: options.backoff }).pipe(
-            Effect.provide(runLayer(job, config)),
-          ),
-        )
-        yield* Fiber.interrupt(forwarder)
-        yield* Effect.flatMap(Queue.takeAll(subscription), deliver)
 
         if (Exit.isFailure(exit)) {
           if (draining && Cause.isInterruptedOnly(exit.cause)) return yield* interrupted(job)
@@ -363,6 +341,8 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
           running: null,
           cancelRequested: false,
           ended: false,
+          live: new LiveRunState(),
+          sequence: null,
         }
         live.set(id, job)
         yield* FiberSet.run(
@@ -390,34 +370,7 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
             if (draining) {
               return yield* new JobRejected({ reason: "ShuttingDown", message: "the server is shutting down" })
             }
-            const active = yield* store.countActiveJobs(owner.id)
-            if (active >= quota) {
-              return yield* new JobRejected({
-                reason: "QuotaExceeded",
-                message: `this key already has ${active} jobs pending or running (the limit is ${quota})`,
-              })
-            }
-            const id = newJobId()
-            const job = {
-              id,
-              ownerKeyId: owner.id,
-              config: storedConfigOf(spec.config, spec.mode),
-              requested: spec.requested,
-              secretsSealed: box.seal(JSON.stringify(secretsOf(spec.config)), id),
-              planned: spec.config.seeds.length * spec.config.attempts,
-              numSeeds: spec.config.seeds.length,
-              createdAt: nowIso(),
-            }
-            yield* store.insertJob(job)
-            return {
-              ...job,
-              status: "pending" as const,
-              error: null,
-              startedAt: null,
-              completedAt: null,
-              summary: null,
-              stats: null,
-            } satisfies JobRecord
+            return yield* admitJob(store, box, owner, spec, quota)
           }),
         )
         yield* enqueue(record.id)
@@ -481,6 +434,10 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
       liveStats: (jobId) => {
         const tally = live.get(jobId)?.tally
         return tally === undefined || tally === null ? null : statsOfTally(tally)
+      },
+      liveRun: (jobId) => {
+        const job = live.get(jobId)
+        return job === undefined ? null : { state: job.live, committedSeq: job.sequence?.committed() ?? null }
       },
       liveStatus: (jobId) => {
         const job = live.get(jobId)

@@ -1,7 +1,9 @@
 import { type EvalResult, ResultStore, type ResultStoreService, StoreError } from "@proctor/core"
 import { Effect, Layer } from "effect"
-import { JobStore, type JobStoreService, type TallyRow } from "./JobStore.js"
+import type { RowSequence } from "./internal/RowSequence.js"
+import { JobStore, type JobStoreService } from "./JobStore.js"
 import type { JobStoreError } from "./JobStoreError.js"
+import type { TallyRow } from "./ResultTally.js"
 
 const storeError = (error: JobStoreError) => new StoreError({ reason: "Io", message: error.message })
 
@@ -21,20 +23,28 @@ export const makeJobResultStore = (
   store: JobStoreService,
   jobId: string,
   onStored: OnStored = () => {},
+  sequence: RowSequence | null = null,
 ): ResultStoreService => ({
   location: null,
   completed: Effect.map(store.resultRows(jobId), parsed).pipe(Effect.mapError(storeError)),
-  append: (result) =>
-    store.upsertResult(jobId, result).pipe(
+  append: (result) => {
+    const seq = sequence?.take() ?? 0
+    return store.upsertResult(jobId, result, seq).pipe(
       Effect.map((replaced) => onStored(result, replaced)),
       Effect.mapError(storeError),
-    ),
+      Effect.ensuring(Effect.sync(() => sequence?.settle(seq))),
+    )
+  },
   appendModelCalls: (calls) => Effect.mapError(store.appendModelCalls(jobId, calls), storeError),
   saveSummary: (summary) => Effect.mapError(store.saveSummary(jobId, summary), storeError),
 })
 
-export const JobResultStoreLayer = (jobId: string, onStored?: OnStored): Layer.Layer<ResultStore, never, JobStore> =>
+export const JobResultStoreLayer = (
+  jobId: string,
+  onStored?: OnStored,
+  sequence?: RowSequence,
+): Layer.Layer<ResultStore, never, JobStore> =>
   Layer.effect(
     ResultStore,
-    Effect.map(JobStore, (store) => makeJobResultStore(store, jobId, onStored)),
+    Effect.map(JobStore, (store) => makeJobResultStore(store, jobId, onStored, sequence ?? null)),
   )

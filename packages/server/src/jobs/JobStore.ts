@@ -1,15 +1,20 @@
 import { mkdirSync } from "node:fs"
 import { join } from "node:path"
-import { Migrator, SqlClient, type SqlError } from "@effect/sql"
+import { Migrator, SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import type { EvalResult, ModelCall, RunSummary } from "@proctor/core"
 import { Context, Effect, Layer, Redacted } from "effect"
 import type { ApiKeyRecord } from "./ApiKey.js"
+import { makeApiKeyQueries } from "./internal/apiKeyQueries.js"
+import { makeJobQueries } from "./internal/jobQueries.js"
 import { MIGRATIONS_TABLE, migrations } from "./internal/migrations.js"
+import { makeResultQueries } from "./internal/resultQueries.js"
+import { unavailable } from "./internal/storeRows.js"
 import type { StoredJobConfig } from "./JobConfig.js"
 import type { JobStatus } from "./JobStatus.js"
 import { JobStoreError } from "./JobStoreError.js"
+import type { ResultStats, ResultTally, TallyRow } from "./ResultTally.js"
 
 export const DATABASE_FILE = "proctor.db"
 
@@ -49,79 +54,6 @@ export interface NewApiKey {
   readonly record: ApiKeyRecord
   readonly keyHash: string
 }
-
-/** Aggregates over a job's stored results, as synth-ai's status endpoint reports them. */
-export interface ResultStats {
-  readonly completed: number
-  readonly ok: number
-  readonly meanScore: number | null
-  readonly totalTokens: number | null
-  readonly totalCostUsd: number | null
-}
-
-export const emptyStats: ResultStats = { completed: 0, ok: 0, meanScore: null, totalTokens: null, totalCostUsd: null }
-
-/**
- * The sums and counts behind `ResultStats`, so a running job's stats can be kept up to date as rows are stored
- * instead of re-aggregated per request. Counts mirror SQL: AVG and SUM skip NULLs, and are NULL over no values.
- */
-export interface ResultTally {
-  completed: number
-  ok: number
-  scoreSum: number
-  scored: number
-  tokensSum: number
-  tokensCount: number
-  costSum: number
-  costCount: number
-}
-
-/** What a stored row contributes to a tally (its columns as stored). */
-export interface TallyRow {
-  readonly status: string
-  readonly score: number | null
-  readonly tokens: number | null
-  readonly costUsd: number | null
-}
-
-export const emptyTally = (): ResultTally => ({
-  completed: 0,
-  ok: 0,
-  scoreSum: 0,
-  scored: 0,
-  tokensSum: 0,
-  tokensCount: 0,
-  costSum: 0,
-  costCount: 0,
-})
-
-/** Adds (sign 1) or removes (sign -1, a row being overwritten) one row's contribution. */
-export const tallyRow = (tally: ResultTally, row: TallyRow, sign: 1 | -1): void => {
-  tally.completed += sign
-  if (row.status === "ok") {
-    tally.ok += sign
-    if (row.score !== null) {
-      tally.scoreSum += sign * row.score
-      tally.scored += sign
-    }
-  }
-  if (row.tokens !== null) {
-    tally.tokensSum += sign * row.tokens
-    tally.tokensCount += sign
-  }
-  if (row.costUsd !== null) {
-    tally.costSum += sign * row.costUsd
-    tally.costCount += sign
-  }
-}
-
-export const statsOfTally = (tally: ResultTally): ResultStats => ({
-  completed: tally.completed,
-  ok: tally.ok,
-  meanScore: tally.scored > 0 ? tally.scoreSum / tally.scored : null,
-  totalTokens: tally.tokensCount > 0 ? tally.tokensSum : null,
-  totalCostUsd: tally.costCount > 0 ? tally.costSum : null,
-})
 
 /** A page position: the last (seed, attempt) already read. */
 export interface RolloutCursor {
@@ -184,7 +116,27 @@ export interface JobStoreService {
    * Upserts a rollout's row (and its trace, in the same transaction): the last write of a key wins. Returns the
    * row it replaced (null for a new key), so a live tally can take the old row's contribution back out.
    */
-  readonly upsertResult: (jobId: string, result: EvalResult) => Effect.Effect<TallyRow | null, JobStoreError>
+  readonly upsertResult: (
+    jobId: string,
+    result: EvalResult,
+    /** Its place in the viewer's order of the job's rows (kept from the first write of a key). */
+    seq?: number,
+  ) => Effect.Effect<TallyRow | null, JobStoreError>
+  /** The highest `seq` of a job's rows (0 for none): where a resumed job's rows continue. */
+  readonly maxResultSeq: (jobId: string) => Effect.Effect<number, JobStoreError>
+  /**
+   * Rows of a job in the viewer's order (seq, then seed and attempt) from position `offset`, each with its count of
+   * model calls; with `maxSeq`, only rows up to it (those of a running job known to be committed in order).
+   */
+  readonly viewerRows: (
+    jobId: string,
+    page: { readonly offset: number; readonly limit: number; readonly maxSeq: number | null },
+  ) => Effect.Effect<ReadonlyArray<{ readonly json: string; readonly calls: number }>, JobStoreError>
+  /** One rollout's row, with its trace when one was stored. */
+  readonly rolloutOf: (
+    jobId: string,
+    key: RolloutCursor,
+  ) => Effect.Effect<{ readonly json: string; readonly trace: string | null } | null, JobStoreError>
   /** Every stored row of a job as JSON text, in (seed, attempt) order. */
   readonly resultRows: (jobId: string) => Effect.Effect<ReadonlyArray<string>, JobStoreError>
   readonly resultPage: (
@@ -208,77 +160,6 @@ export interface JobStoreService {
   readonly modelCallsOf: (jobId: string, key: RolloutCursor) => Effect.Effect<ReadonlyArray<ModelCall>, JobStoreError>
 }
 
-const unavailable = (what: string) => (error: SqlError.SqlError) =>
-  new JobStoreError({ reason: "Unavailable", message: `${what}: ${error.message}` })
-
-const finiteOrNull = (n: number | null | undefined): number | null =>
-  typeof n === "number" && Number.isFinite(n) ? n : null
-
-/** PostgreSQL returns BIGINT and COUNT as strings; SQLite as numbers. */
-const num = (value: unknown): number => (typeof value === "number" ? value : Number(value))
-const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : num(value))
-
-interface KeyRow {
-  readonly id: string
-  readonly name: string
-  readonly prefix: string
-  readonly is_admin: number | string
-  readonly created_at: string
-  readonly revoked_at: string | null
-}
-
-const keyOf = (row: KeyRow): ApiKeyRecord => ({
-  id: row.id,
-  name: row.name,
-  prefix: row.prefix,
-  isAdmin: num(row.is_admin) === 1,
-  createdAt: row.created_at,
-  revokedAt: row.revoked_at,
-})
-
-interface JobRow {
-  readonly id: string
-  readonly owner_key_id: string
-  readonly status: string
-  readonly config_json: string
-  readonly secrets_enc: string | null
-  readonly planned: number | string
-  readonly num_seeds: number | string
-  readonly error: string | null
-  readonly created_at: string
-  readonly started_at: string | null
-  readonly completed_at: string | null
-  readonly summary_json: string | null
-  readonly stats_json: string | null
-  readonly request_json: string | null
-}
-
-const jobOf = (row: JobRow): JobRecord => ({
-  id: row.id,
-  ownerKeyId: row.owner_key_id,
-  status: row.status as JobStatus,
-  config: JSON.parse(row.config_json) as StoredJobConfig,
-  requested: row.request_json === null ? null : (JSON.parse(row.request_json) as Record<string, unknown>),
-  secretsSealed: row.secrets_enc,
-  planned: num(row.planned),
-  numSeeds: num(row.num_seeds),
-  error: row.error,
-  createdAt: row.created_at,
-  startedAt: row.started_at,
-  completedAt: row.completed_at,
-  summary: row.summary_json === null ? null : (JSON.parse(row.summary_json) as RunSummary),
-  stats: row.stats_json === null ? null : (JSON.parse(row.stats_json) as ResultStats),
-})
-
-interface PageRow {
-  readonly seed: number | string
-  readonly attempt: number | string
-  readonly json: string
-}
-
-const pageOf = (rows: ReadonlyArray<PageRow>): ReadonlyArray<StoredRow> =>
-  rows.map((row) => ({ seed: num(row.seed), attempt: num(row.attempt), json: row.json }))
-
 /** Builds the store over whichever SQL client is provided, after bringing its schema up to date. */
 export const makeJobStore = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -299,32 +180,6 @@ export const makeJobStore = Effect.gen(function* () {
     ),
   )
 
-  const JOB_COLUMNS = sql.literal(
-    "id, owner_key_id, status, config_json, secrets_enc, planned, num_seeds, error, created_at, started_at, completed_at, summary_json, stats_json, request_json",
-  )
-  const ACTIVE = ["pending", "running"]
-
-  const page = (table: "results" | "traces", column: "row_json" | "trace_json") =>
-    Effect.fn(`JobStore.${table}Page`)(
-      function* (jobId: string, after: RolloutCursor | null, limit: number) {
-        const rows = yield* after === null
-          ? sql<PageRow>`SELECT seed, attempt, ${sql(column)} AS json FROM ${sql(table)}
-            WHERE job_id = ${jobId} ORDER BY seed, attempt LIMIT ${limit}`
-          : sql<PageRow>`SELECT seed, attempt, ${sql(column)} AS json FROM ${sql(table)}
-            WHERE job_id = ${jobId} AND (seed, attempt) > (${after.seed}, ${after.attempt})
-            ORDER BY seed, attempt LIMIT ${limit}`
-        return pageOf(rows)
-      },
-      Effect.mapError(unavailable(`cannot read ${table}`)),
-    )
-
-  const upsertRow = (jobId: string, result: EvalResult, rowJson: string) =>
-    sql`INSERT INTO results (job_id, seed, attempt, status, score, tokens, cost_usd, row_json)
-      VALUES (${jobId}, ${result.seed}, ${result.attempt}, ${result.status}, ${finiteOrNull(result.score)},
-        ${finiteOrNull(result.tokens)}, ${finiteOrNull(result.cost_usd)}, ${rowJson})
-      ON CONFLICT (job_id, seed, attempt) DO UPDATE SET status = excluded.status, score = excluded.score,
-        tokens = excluded.tokens, cost_usd = excluded.cost_usd, row_json = excluded.row_json`
-
   const FINGERPRINT_SETTING = "secret_key_fingerprint"
   const secretKeyFingerprint = sql<{ readonly value: string }>`SELECT value FROM server_settings
     WHERE name = ${FINGERPRINT_SETTING}`.pipe(
@@ -344,250 +199,9 @@ export const makeJobStore = Effect.gen(function* () {
         Effect.map((stored) => stored ?? fingerprint),
       ),
 
-    insertApiKey: ({ record, keyHash }) =>
-      sql`INSERT INTO api_keys (id, name, key_hash, prefix, is_admin, created_at, revoked_at)
-        VALUES (${record.id}, ${record.name}, ${keyHash}, ${record.prefix}, ${record.isAdmin ? 1 : 0},
-          ${record.createdAt}, ${record.revokedAt})`.pipe(
-        Effect.asVoid,
-        Effect.mapError(unavailable("cannot store the API key")),
-      ),
-    findApiKeyByHash: (keyHash) =>
-      sql<KeyRow>`SELECT id, name, prefix, is_admin, created_at, revoked_at FROM api_keys
-        WHERE key_hash = ${keyHash} AND revoked_at IS NULL`.pipe(
-        Effect.map((rows) => (rows[0] === undefined ? null : keyOf(rows[0]))),
-        Effect.mapError(unavailable("cannot look up the API key")),
-      ),
-    listApiKeys: sql<KeyRow>`SELECT id, name, prefix, is_admin, created_at, revoked_at FROM api_keys
-      ORDER BY created_at, id`.pipe(
-      Effect.map((rows) => rows.map(keyOf)),
-      Effect.mapError(unavailable("cannot list API keys")),
-    ),
-    revokeApiKey: (id, at) =>
-      sql<{ id: string }>`UPDATE api_keys SET revoked_at = ${at} WHERE id = ${id} AND revoked_at IS NULL
-        RETURNING id`.pipe(
-        Effect.map((rows) => rows.length > 0),
-        Effect.mapError(unavailable("cannot revoke the API key")),
-      ),
-
-    insertJob: (job) =>
-      sql`INSERT INTO jobs (id, owner_key_id, status, config_json, secrets_enc, planned, num_seeds, created_at,
-          request_json)
-        VALUES (${job.id}, ${job.ownerKeyId}, 'pending', ${JSON.stringify(job.config)}, ${job.secretsSealed},
-          ${job.planned}, ${job.numSeeds}, ${job.createdAt},
-          ${job.requested === undefined || job.requested === null ? null : JSON.stringify(job.requested)})`.pipe(
-        Effect.asVoid,
-        Effect.mapError(unavailable("cannot store the job")),
-      ),
-    getJob: (id) =>
-      sql<JobRow>`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ${id}`.pipe(
-        Effect.map((rows) => (rows[0] === undefined ? null : jobOf(rows[0]))),
-        Effect.mapError(unavailable("cannot read the job")),
-      ),
-    listJobs: (query) => {
-      const clauses = [
-        ...(query.ownerKeyId === null ? [] : [sql`owner_key_id = ${query.ownerKeyId}`]),
-        ...(query.statuses === null ? [] : [sql.in("status", query.statuses)]),
-        ...(query.before === null
-          ? []
-          : [
-              sql`(created_at < ${query.before.createdAt} OR (created_at = ${query.before.createdAt} AND id < ${query.before.id}))`,
-            ]),
-      ]
-      const where = clauses.length === 0 ? sql.literal("") : sql`WHERE ${sql.and(clauses)}`
-      return sql<JobRow>`SELECT ${JOB_COLUMNS} FROM jobs ${where}
-        ORDER BY created_at DESC, id DESC LIMIT ${query.limit}`.pipe(
-        Effect.map((rows) => rows.map(jobOf)),
-        Effect.mapError(unavailable("cannot list jobs")),
-      )
-    },
-    countActiveJobs: (ownerKeyId) =>
-      sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM jobs
-        WHERE owner_key_id = ${ownerKeyId} AND ${sql.in("status", ACTIVE)}`.pipe(
-        Effect.map((rows) => num(rows[0]?.n ?? 0)),
-        Effect.mapError(unavailable("cannot count jobs")),
-      ),
-    countJobsByStatus: sql<{ status: string; n: number | string }>`SELECT status, COUNT(*) AS n FROM jobs
-      GROUP BY status`.pipe(
-      Effect.map((rows) => new Map(rows.map((row) => [row.status, num(row.n)]))),
-      Effect.mapError(unavailable("cannot count jobs")),
-    ),
-    resumableJobs: sql<JobRow>`SELECT ${JOB_COLUMNS} FROM jobs WHERE ${sql.in("status", ACTIVE)}
-      ORDER BY created_at, id`.pipe(
-      Effect.map((rows) => rows.map(jobOf)),
-      Effect.mapError(unavailable("cannot list resumable jobs")),
-    ),
-    markRunning: (id, startedAt) =>
-      sql<{ id: string }>`UPDATE jobs SET status = 'running', started_at = COALESCE(started_at, ${startedAt})
-        WHERE id = ${id} AND ${sql.in("status", ACTIVE)} RETURNING id`.pipe(
-        Effect.map((rows) => rows.length > 0),
-        Effect.mapError(unavailable("cannot update the job")),
-      ),
-    cancelPending: (id, at) =>
-      sql<{ id: string }>`UPDATE jobs SET status = 'cancelled', completed_at = ${at}, secrets_enc = NULL
-        WHERE id = ${id} AND status = 'pending' RETURNING id`.pipe(
-        Effect.map((rows) => rows.length > 0),
-        Effect.mapError(unavailable("cannot cancel the job")),
-      ),
-    finishJob: (id, outcome) =>
-      sql<{ id: string }>`UPDATE jobs SET status = ${outcome.status}, error = ${outcome.error},
-        completed_at = ${outcome.completedAt}, secrets_enc = NULL,
-        stats_json = ${outcome.stats === undefined ? null : JSON.stringify(outcome.stats)}
-        WHERE id = ${id} AND ${sql.in("status", ACTIVE)} RETURNING id`.pipe(
-        Effect.map((rows) => rows.length > 0),
-        Effect.mapError(unavailable("cannot finish the job")),
-      ),
-    saveSummary: (id, summary) =>
-      sql`UPDATE jobs SET summary_json = ${JSON.stringify(summary)} WHERE id = ${id}`.pipe(
-        Effect.asVoid,
-        Effect.mapError(unavailable("cannot save the job summary")),
-      ),
-
-    upsertResult: (jobId, result) => {
-      // Read inside the transaction, so the row replaced is the one this write overwrites.
-      const previous = sql<{
-        status: string
-        score: number | string | null
-        tokens: number | string | null
-        cost_usd: number | string | null
-      }>`SELECT status, score, tokens, cost_usd FROM results
-        WHERE job_id = ${jobId} AND seed = ${result.seed} AND attempt = ${result.attempt}`.pipe(
-        Effect.map((rows): TallyRow | null => {
-          const row = rows[0]
-          return row === undefined
-            ? null
-            : {
-                status: row.status,
-                score: numOrNull(row.score),
-                tokens: numOrNull(row.tokens),
-                costUsd: numOrNull(row.cost_usd),
-              }
-        }),
-      )
-      const trace = result.trace
-      if (trace === undefined || trace === null) {
-        // A key's last write wins: a trace left by an earlier write of the key would belong to another attempt.
-        return sql
-          .withTransaction(
-            Effect.zipLeft(
-              previous,
-              Effect.zipRight(
-                upsertRow(jobId, result, JSON.stringify(result)),
-                sql`DELETE FROM traces WHERE job_id = ${jobId} AND seed = ${result.seed} AND attempt = ${result.attempt}`,
-              ),
-            ),
-          )
-          .pipe(Effect.mapError(unavailable("cannot store the result")))
-      }
-      // The trace goes to its own table (like the CLI's traces/ folder) so result pages stay small.
-      return sql
-        .withTransaction(
-          Effect.zipLeft(
-            previous,
-            Effect.zipRight(
-              sql`INSERT INTO traces (job_id, seed, attempt, trace_json)
-                VALUES (${jobId}, ${result.seed}, ${result.attempt}, ${JSON.stringify(trace)})
-                ON CONFLICT (job_id, seed, attempt) DO UPDATE SET trace_json = excluded.trace_json`,
-              upsertRow(jobId, result, JSON.stringify({ ...result, trace: undefined })),
-            ),
-          ),
-        )
-        .pipe(Effect.mapError(unavailable("cannot store the result")))
-    },
-    resultRows: (jobId) =>
-      sql<{ row_json: string }>`SELECT row_json FROM results WHERE job_id = ${jobId} ORDER BY seed, attempt`.pipe(
-        Effect.map((rows) => rows.map((row) => row.row_json)),
-        Effect.mapError(unavailable("cannot read results")),
-      ),
-    resultPage: page("results", "row_json"),
-    tracePage: page("traces", "trace_json"),
-    resultStats: (jobIds) => {
-      if (jobIds.length === 0) return Effect.succeed(new Map())
-      return sql<{
-        job_id: string
-        completed: number | string
-        ok: number | string | null
-        mean_score: number | string | null
-        total_tokens: number | string | null
-        total_cost_usd: number | string | null
-      }>`SELECT job_id, COUNT(*) AS completed,
-          SUM(CASE WHEN status = 'ok' THEN 1 ELSE 0 END) AS ok,
-          AVG(CASE WHEN status = 'ok' THEN score END) AS mean_score,
-          SUM(tokens) AS total_tokens, SUM(cost_usd) AS total_cost_usd
-        FROM results WHERE ${sql.in("job_id", jobIds)} GROUP BY job_id`.pipe(
-        Effect.map(
-          (rows) =>
-            new Map(
-              rows.map((row) => [
-                row.job_id,
-                {
-                  completed: num(row.completed),
-                  ok: num(row.ok ?? 0),
-                  meanScore: numOrNull(row.mean_score),
-                  totalTokens: numOrNull(row.total_tokens),
-                  totalCostUsd: numOrNull(row.total_cost_usd),
-                },
-              ]),
-            ),
-        ),
-        Effect.mapError(unavailable("cannot aggregate results")),
-      )
-    },
-
-    resultTally: (jobId) =>
-      sql<{
-        completed: number | string
-        ok: number | string | null
-        score_sum: number | string | null
-        scored: number | string
-        tokens_sum: number | string | null
-        tokens_count: number | string
-        cost_sum: number | string | null
-        cost_count: number | string
-      }>`SELECT COUNT(*) AS completed,
-          SUM(CASE WHEN status = 'ok' THEN 1 ELSE 0 END) AS ok,
-          SUM(CASE WHEN status = 'ok' THEN score END) AS score_sum,
-          COUNT(CASE WHEN status = 'ok' THEN score END) AS scored,
-          SUM(tokens) AS tokens_sum, COUNT(tokens) AS tokens_count,
-          SUM(cost_usd) AS cost_sum, COUNT(cost_usd) AS cost_count
-        FROM results WHERE job_id = ${jobId}`.pipe(
-        Effect.map((rows): ResultTally => {
-          const row = rows[0]
-          if (row === undefined) return emptyTally()
-          return {
-            completed: num(row.completed),
-            ok: num(row.ok ?? 0),
-            scoreSum: num(row.score_sum ?? 0),
-            scored: num(row.scored),
-            tokensSum: num(row.tokens_sum ?? 0),
-            tokensCount: num(row.tokens_count),
-            costSum: num(row.cost_sum ?? 0),
-            costCount: num(row.cost_count),
-          }
-        }),
-        Effect.mapError(unavailable("cannot aggregate results")),
-      ),
-
-    appendModelCalls: (jobId, calls) =>
-      calls.length === 0
-        ? Effect.void
-        : sql
-            .withTransaction(
-              Effect.forEach(
-                calls,
-                (call) =>
-                  sql`INSERT INTO model_calls (job_id, call_id, seed, attempt, call_json)
-                    VALUES (${jobId}, ${call.call_id}, ${call.seed}, ${call.attempt}, ${JSON.stringify(call)})
-                    ON CONFLICT (job_id, call_id) DO UPDATE SET call_json = excluded.call_json`,
-                { discard: true },
-              ),
-            )
-            .pipe(Effect.mapError(unavailable("cannot store model calls"))),
-    modelCallsOf: (jobId, key) =>
-      sql<{ call_json: string }>`SELECT call_json FROM model_calls
-        WHERE job_id = ${jobId} AND seed = ${key.seed} AND attempt = ${key.attempt} ORDER BY call_id`.pipe(
-        Effect.map((rows) => rows.map((row) => JSON.parse(row.call_json) as ModelCall)),
-        Effect.mapError(unavailable("cannot read model calls")),
-      ),
+    ...makeApiKeyQueries(sql),
+    ...makeJobQueries(sql),
+    ...makeResultQueries(sql),
   }
   return service
 })
@@ -625,15 +239,18 @@ export class JobStore extends Context.Tag("@proctor/server/JobStore")<JobStore, 
 
   /** The same schema on PostgreSQL (`postgres://user@host:5432/db`). */
   static readonly layerPg = (url: string): Layer.Layer<JobStore, JobStoreError> =>
-    JobStore.layerFromClient.pipe(
-      Layer.provide(
-        PgClient.layer({ url: Redacted.make(url), maxConnections: 10 }).pipe(
-          // The URL may hold a password: say only which host failed.
-          Layer.mapError(connectFailed(`cannot connect to PostgreSQL at ${hostOf(url)}`)),
-        ),
-      ),
-    )
+    JobStore.layerFromClient.pipe(Layer.provide(pgClientLayer(url)))
+
+  /** `layerPg` that also provides its `SqlClient`, for stores of the cluster that share the connection pool. */
+  static readonly layerPgWithClient = (url: string): Layer.Layer<JobStore | SqlClient.SqlClient, JobStoreError> =>
+    JobStore.layerFromClient.pipe(Layer.provideMerge(pgClientLayer(url)))
 }
+
+const pgClientLayer = (url: string) =>
+  PgClient.layer({ url: Redacted.make(url), maxConnections: 10 }).pipe(
+    // The URL may hold a password: say only which host failed.
+    Layer.mapError(connectFailed(`cannot connect to PostgreSQL at ${hostOf(url)}`)),
+  )
 
 const hostOf = (url: string): string => {
   try {

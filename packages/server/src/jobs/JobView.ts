@@ -1,6 +1,7 @@
 import type { JobEvent } from "./JobEvent.js"
 import { isTerminal } from "./JobStatus.js"
-import type { JobRecord, ResultStats } from "./JobStore.js"
+import type { JobRecord } from "./JobStore.js"
+import type { ResultStats } from "./ResultTally.js"
 
 /**
  * synth-ai's `results` block of `GET /api/eval/jobs/{id}`. `mean_reward` repeats `mean_score` because newer

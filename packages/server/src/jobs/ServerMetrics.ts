@@ -1,5 +1,6 @@
 import type { EvalResult, ModelCall } from "@proctor/core"
 import { Context, Layer } from "effect"
+import { escapeLabel, metricHeader } from "../ops/internal/prometheusText.js"
 import { jobStatuses } from "./JobStatus.js"
 
 /** Upper bounds (seconds) of the rollout latency histogram: task-app rollouts run from milliseconds to minutes. */
@@ -12,8 +13,6 @@ export interface ServerMetricsService {
   /** Prometheus text exposition; job counts come from the database at scrape time, so they survive restarts. */
   readonly render: (jobsByStatus: ReadonlyMap<string, number>) => string
 }
-
-const escapeLabel = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")
 
 /**
  * Plain counters updated on the hot path with no allocation: a rollout costs a few additions. Counters are per
@@ -60,8 +59,8 @@ export const makeServerMetrics = (): ServerMetricsService => {
     },
     render: (jobsByStatus) => {
       const lines: Array<string> = []
-      const metric = (name: string, type: string, help: string) =>
-        lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`)
+      const metric = (name: string, type: "counter" | "gauge" | "histogram", help: string) =>
+        lines.push(...metricHeader(name, type, help))
       metric("proctor_jobs", "gauge", "Eval jobs by status.")
       for (const status of jobStatuses) lines.push(`proctor_jobs{status="${status}"} ${jobsByStatus.get(status) ?? 0}`)
       metric("proctor_rollouts_total", "counter", "Rollouts finished by this process, by status.")

@@ -7,6 +7,7 @@ import type { InterceptorErrorReason } from "../../InterceptorError.js"
 import { inferProvider, upstreamUrl } from "../../InterceptorUpstream.js"
 import { randomHex } from "../../internal/randomHex.js"
 import type { ModelApi, ModelCall, TokenUsage } from "../../ModelCall.js"
+import type { ModelRateGate } from "../../ModelRateGate.js"
 import type { ApiAdapter } from "./ApiAdapter.js"
 import { chatCompletionsAdapter } from "./chatCompletions.js"
 import { sendError } from "./http.js"
@@ -43,6 +44,8 @@ export interface CoreOptions {
   readonly keepCalls: boolean
   readonly upstreamTimeoutMs: number
   readonly connectionsPerOrigin: number | null
+  /** Asked before every call is forwarded; owned by the caller (closed by whoever made it). */
+  readonly rateGate: ModelRateGate
 }
 
 const APIS: ReadonlyArray<ModelApi> = ["chat_completions", "responses", "messages"]
@@ -123,6 +126,7 @@ export class InterceptorCore implements Recorder {
       target,
       apiKey: key === "" ? null : key,
       provider: provider === undefined || provider === null || provider === "" ? target.inferredProvider : provider,
+      gate: this.options.rateGate.upstream(request.upstream.baseUrl, key === "" ? null : key),
       started: 0,
       calls: [],
       inFlight: new Set(),

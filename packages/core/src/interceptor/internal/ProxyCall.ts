@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http"
 import type { Dispatcher } from "undici"
 import { randomHex } from "../../internal/randomHex.js"
+import { parseRetryAfter } from "../../internal/retryAfter.js"
 import type { ModelCall } from "../../ModelCall.js"
 import { type ApiAdapter, type CallSummary, DROP, EMPTY_SUMMARY, type StreamAssembler, TOKEN } from "./ApiAdapter.js"
 import { clientHeaders, headerString, sendError, upstreamHeaders } from "./http.js"
@@ -19,6 +20,16 @@ const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"
 const NULL_USAGE = /,\s*"usage"\s*:\s*null/g
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000
+
+/** How long a 429 asks to wait: OpenAI's `retry-after-ms`, else `retry-after` (seconds or a date). */
+const retryAfterOf = (headers: IncomingHttpHeaders): number | null => {
+  const ms = Number(headerString(headers["retry-after-ms"]))
+  if (Number.isFinite(ms) && ms >= 0) return ms
+  return parseRetryAfter(headerString(headers["retry-after"]), Date.now()) ?? null
+}
+
+const tokensOf = (usage: CallSummary["usage"]): number =>
+  usage === null ? 0 : (usage.total_tokens ?? (usage.prompt_tokens ?? 0) + (usage.completion_tokens ?? 0))
 
 const errorSnippet = (text: string): string => {
   const body = parseJson(text)
@@ -58,6 +69,9 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
   /** The interceptor added `include_usage`, so the usage chunk is read here and kept from the client. */
   private filter = false
   private readonly slot: number
+  private upstreamRequest: Dispatcher.DispatchOptions | null = null
+  /** When the rate gate admitted the request now upstream, on the gate's clock. */
+  private admittedAt = 0
   private readonly startedAt = Date.now()
   private readonly t0 = performance.now()
 
@@ -100,15 +114,38 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
       return
     }
     const { target, apiKey } = this.session
-    target.dispatcher.dispatch(
-      {
-        method: "POST",
-        path: target.paths[this.adapter.api],
-        headers: upstreamHeaders(req.headers, this.adapter.api, apiKey),
-        body: upstreamBody,
-      },
-      this,
-    )
+    this.upstreamRequest = {
+      method: "POST",
+      path: target.paths[this.adapter.api],
+      headers: upstreamHeaders(req.headers, this.adapter.api, apiKey),
+      body: upstreamBody,
+    }
+    this.session.gate.admit(this.send)
+  }
+
+  /** Sends the request once the rate gate lets it go, unless the call ended while it waited. */
+  private readonly send = (admittedAt: number): void => {
+    if (this.done) return
+    this.admittedAt = admittedAt
+    this.session.target.dispatcher.dispatch(this.upstreamRequest!, this)
+  }
+
+  /**
+   * A 429 tells the rate gate (so every call to this upstream slows down), then goes back through the gate
+   * when its budget allows: the caller sees the later answer, not the 429. True when it was sent again.
+   */
+  private retryRateLimited(): boolean {
+    const gate = this.session.gate
+    const retryAfterMs = retryAfterOf(this.errorHeaders)
+    gate.rateLimited(this.admittedAt, retryAfterMs)
+    if (this.res.destroyed || Date.now() - this.startedAt + (retryAfterMs ?? 0) >= gate.retryWithinMs) return false
+    this.mode = PENDING
+    this.status = null
+    this.errorHeaders = {}
+    this.chunks = []
+    this.controller = null
+    gate.admit(this.send)
+    return true
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -180,6 +217,7 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
         return
       }
       case ERROR_BODY: {
+        if (this.status === 429 && this.retryRateLimited()) return
         const raw = Buffer.concat(this.chunks)
         this.chunks = []
         let text = raw.toString("utf8")
@@ -267,6 +305,8 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
     const model = this.model ?? summary.model
     const provider = session.provider
     const usage = summary.usage
+    const tokens = tokensOf(usage)
+    if (tokens > 0) session.gate.spent(tokens)
     const call: ModelCall = {
       call_id: `call_${randomHex(8)}`,
       run_id: session.runId,

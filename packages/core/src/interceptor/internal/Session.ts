@@ -1,5 +1,6 @@
 import type { Dispatcher } from "undici"
 import type { ModelApi, ModelCall, TokenUsage } from "../../ModelCall.js"
+import type { GatedUpstream } from "../../ModelRateGate.js"
 
 /** Where one upstream base URL sends each API, over a keep-alive pool shared by every rollout on its origin. */
 export interface Target {
@@ -25,6 +26,8 @@ export interface Session {
   readonly target: Target
   readonly apiKey: string | null
   readonly provider: string | null
+  /** Asked before each call is sent, told of each 429: shared by every rollout calling this upstream with this key. */
+  readonly gate: GatedUpstream
   /** Calls started so far: the next call's index (its place in start order). */
   started: number
   /** Finished calls by index, when the interceptor keeps them for `close`. */

@@ -1,4 +1,5 @@
 import type { InterceptorErrorReason, InterceptorOpenOptions, ModelCall } from "@proctor/core"
+import type { ModelRateLimitRule } from "@proctor/core/rate-gate"
 
 /** What the interceptor thread is started with (`workerData`). */
 export interface WorkerSettings {
@@ -7,6 +8,9 @@ export interface WorkerSettings {
   readonly upstreamTimeoutMs: number | undefined
   readonly connectionsPerOrigin: number | null | undefined
   readonly bodyLimit: number | undefined
+  readonly modelRateLimits: ReadonlyArray<ModelRateLimitRule>
+  /** The shared rate gate, and the module (`@proctor/server/redis-rate-gate`) the thread loads it from. */
+  readonly sharedRateGate: { readonly redisUrl: string; readonly prefix: string; readonly module: string } | null
 }
 
 export interface OpenMessage extends Omit<InterceptorOpenOptions, "upstream"> {

@@ -80,11 +80,41 @@ const serverSettings = Effect.flatMap(
   (sql) => sql`CREATE TABLE IF NOT EXISTS server_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)`,
 )
 
+/**
+ * The viewer's order of a job's rows: `seq` counts the rows of a job as they are stored (0 for rows stored before
+ * it existed, which come first), so a page that follows a running job only ever sees rows appended after the last
+ * one it read. Model calls get an index by rollout, which a rollout's view and the rows' call counts read by.
+ */
+const viewerRows = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE results ADD COLUMN seq BIGINT NOT NULL DEFAULT 0`
+  yield* sql`CREATE INDEX IF NOT EXISTS results_job_seq ON results (job_id, seq, seed, attempt)`
+  yield* sql`CREATE INDEX IF NOT EXISTS model_calls_rollout ON model_calls (job_id, seed, attempt)`
+})
+
+/**
+ * Scale-out (`serve --redis-url`): the API replica dispatching a running job holds a lease on it until
+ * `lease_until` (epoch ms on PostgreSQL's clock); another replica takes the job over once it lapses. Rows workers
+ * commit are numbered by one sequence, since no single process numbers them (PostgreSQL only; SQLite never runs
+ * workers).
+ */
+const clusterLeases = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`ALTER TABLE jobs ADD COLUMN lease_owner TEXT`
+  yield* sql`ALTER TABLE jobs ADD COLUMN lease_until BIGINT`
+  yield* sql.onDialectOrElse({
+    pg: () => sql`CREATE SEQUENCE IF NOT EXISTS result_seq`,
+    orElse: () => Effect.void,
+  })
+})
+
 export const migrations = {
   "0001_initial": initial,
   "0002_job_stats": jobStats,
   "0003_job_request": jobRequest,
   "0004_server_settings": serverSettings,
+  "0005_viewer_rows": viewerRows,
+  "0006_cluster_leases": clusterLeases,
 }
 
 export const MIGRATIONS_TABLE = "proctor_migrations"

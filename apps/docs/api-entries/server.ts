@@ -1,0 +1,6 @@
+/**
+ * The task-app SDK (`createTaskApp`, `chatCompletion`, `sessionTrace`), the inference interceptor, and the eval
+ * job server (`createJobServer`), on fastify.
+ * @module @proctor/server
+ */
+export * from "@proctor/server"

@@ -1,0 +1,216 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import ts from "typescript"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type CodeBlock, readmeBlocks } from "./readmeBlocks.js"
+
+/**
+ * Runs every code block of a Markdown file that claims to run, as the file says (see `readmeBlocks.ts` for the
+ * markers): the README's and the docs site's. Blocks run from a scratch copy of the repository root made of
+ * symlinks, so what they write (`runs/`, output files) lands there and not in the checkout. A file's services
+ * are stopped after its last block.
+ */
+export const repo = fileURLToPath(new URL("../../..", import.meta.url))
+
+const workspacePackages = () =>
+  ["packages", "examples"].flatMap((group) =>
+    readdirSync(join(repo, group))
+      .map((name) => join(repo, group, name))
+      .filter((dir) => existsSync(join(dir, "package.json")))
+      .map((dir) => ({
+        dir,
+        name: (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string }).name,
+      })),
+  )
+
+/** The root's entries as symlinks; node_modules rebuilt so `@proctor/*` resolves to the built packages. */
+const makeScratchRoot = () => {
+  const root = mkdtempSync(join(tmpdir(), "proctor-blocks-"))
+  for (const entry of readdirSync(repo)) {
+    if (entry !== "node_modules" && entry !== ".git") symlinkSync(join(repo, entry), join(root, entry))
+  }
+  const modules = join(root, "node_modules")
+  mkdirSync(join(modules, "@proctor"), { recursive: true })
+  for (const entry of readdirSync(join(repo, "node_modules"))) {
+    if (entry !== "@proctor") symlinkSync(join(repo, "node_modules", entry), join(modules, entry))
+  }
+  for (const { dir, name } of workspacePackages()) {
+    if (name.startsWith("@proctor/")) symlinkSync(dir, join(modules, name))
+  }
+  return root
+}
+
+/**
+ * `pnpm` as the docs say it. Where only `npx pnpm@10` works, npx's copy of pnpm is put on the PATH: found once,
+ * it starts in half the time `npx` takes to find it again for every command.
+ */
+const pathWithPnpm = (root: string) => {
+  try {
+    execFileSync("pnpm", ["--version"], { stdio: "ignore" })
+    return process.env.PATH ?? ""
+  } catch {
+    const bin = join(root, ".blocks-bin")
+    mkdirSync(bin)
+    const found = execFileSync("npx", ["-y", "-p", "pnpm@10", "which", "pnpm"], { encoding: "utf8" }).trim()
+    symlinkSync(found, join(bin, "pnpm"))
+    return `${bin}:${process.env.PATH ?? ""}`
+  }
+}
+
+const stopGroup = (child: ChildProcess) => {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, "SIGTERM")
+  } catch {
+    // Already gone.
+  }
+}
+
+const titleOf = (file: string, block: CodeBlock) =>
+  `${file}:${block.line} \`\`\`${block.language} ${block.mode}: ${block.code.split("\n")[0]?.slice(0, 70)}`
+
+/** Declares one test per runnable block of `file` (a path from the repository root), in the file's order. */
+export const describeCodeBlocks = (file: string): void => {
+  const { blocks, problems } = readmeBlocks(readFileSync(join(repo, file), "utf8"), file)
+  let scratch: string
+  let env: NodeJS.ProcessEnv
+  const services: Array<ChildProcess> = []
+  let typeErrorsByBlock: ReadonlyMap<number, string> | undefined
+
+  const spawnShell = (script: string) =>
+    spawn("bash", ["-c", script], { cwd: scratch, env, detached: true, stdio: ["ignore", "pipe", "pipe"] })
+
+  const run = (script: string, timeoutMs: number) =>
+    new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawnShell(`set -euo pipefail\n${script}`)
+      let output = ""
+      child.stdout?.on("data", (chunk) => (output += chunk))
+      child.stderr?.on("data", (chunk) => (output += chunk))
+      const timer = setTimeout(() => {
+        output += `\n[code block test: no exit within ${timeoutMs} ms]`
+        stopGroup(child)
+      }, timeoutMs)
+      child.on("close", (code) => {
+        clearTimeout(timer)
+        resolve({ code, output })
+      })
+    })
+
+  /** Starts a server and resolves once it says where it listens; rejects if it exits or stays silent. */
+  const startService = (command: string, timeoutMs = 30_000) =>
+    new Promise<void>((resolve, reject) => {
+      const child = spawnShell(command)
+      services.push(child)
+      let output = ""
+      const timer = setTimeout(
+        () => reject(new Error(`${command}: not ready within ${timeoutMs} ms:\n${output}`)),
+        timeoutMs,
+      )
+      const onData = (chunk: Buffer) => {
+        output += chunk
+        if (/listening|https?:\/\//i.test(output)) {
+          clearTimeout(timer)
+          resolve()
+        }
+      }
+      child.stdout?.on("data", onData)
+      child.stderr?.on("data", onData)
+      child.on("exit", (code) => {
+        clearTimeout(timer)
+        reject(new Error(`${command}: exited (${code}) before it was ready:\n${output}`))
+      })
+    })
+
+  const sourceOf = (block: CodeBlock) => join(scratch, `block-${block.line}.mts`)
+
+  /** One program for all of the file's TypeScript blocks: checking them one by one would load the types each time. */
+  const typeErrors = (block: CodeBlock): string => {
+    if (typeErrorsByBlock === undefined) {
+      const tsBlocks = blocks.filter((b) => b.language === "ts")
+      for (const b of tsBlocks) writeFileSync(sourceOf(b), b.code)
+      const base = ts.readConfigFile(join(repo, "tsconfig.base.json"), ts.sys.readFile).config
+      const { options } = ts.parseJsonConfigFileContent(base, ts.sys, scratch)
+      const program = ts.createProgram(tsBlocks.map(sourceOf), {
+        ...options,
+        noEmit: true,
+        declaration: false,
+        sourceMap: false,
+      })
+      const host = {
+        getCanonicalFileName: (name: string) => name,
+        getCurrentDirectory: () => scratch,
+        getNewLine: () => "\n",
+      }
+      typeErrorsByBlock = new Map(
+        tsBlocks.map((b) => [
+          b.line,
+          ts.formatDiagnostics(ts.getPreEmitDiagnostics(program, program.getSourceFile(sourceOf(b))), host),
+        ]),
+      )
+    }
+    return typeErrorsByBlock.get(block.line) ?? ""
+  }
+
+  const runTypeScript = async (block: CodeBlock) => {
+    expect(typeErrors(block), `${file}:${block.line} does not compile`).toBe("")
+    if (block.mode === "no-run") return
+    const compiled = ts.transpileModule(block.code, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    }).outputText
+    const script = join(scratch, `block-${block.line}.mjs`)
+    writeFileSync(script, compiled)
+    if (block.mode === "service") return startService(`node ${JSON.stringify(script)}`)
+    const { code, output } = await run(`node ${JSON.stringify(script)}`, 120_000)
+    expect(code, `${file}:${block.line} exited ${code}:\n${output}`).toBe(block.expectedExit)
+  }
+
+  const runShell = async (block: CodeBlock) => {
+    if (block.mode === "service") {
+      const commands = block.code.split("\n").filter((line) => line.trim() !== "" && !line.trim().startsWith("#"))
+      for (const command of commands) await startService(command)
+      return
+    }
+    const { code, output } = await run(block.code, 180_000)
+    expect(code, `${file}:${block.line} exited ${code}:\n${output}`).toBe(block.expectedExit)
+  }
+
+  describe(`${file} code blocks`, () => {
+    beforeAll(() => {
+      scratch = makeScratchRoot()
+      env = { ...process.env, PATH: pathWithPnpm(scratch) }
+    })
+    afterAll(async () => {
+      await Promise.all(
+        services.map(
+          (child) =>
+            new Promise<void>((resolve) => {
+              if (child.exitCode !== null || child.signalCode !== null) return resolve()
+              child.once("exit", () => resolve())
+              stopGroup(child)
+            }),
+        ),
+      )
+      rmSync(scratch, { recursive: true, force: true })
+    })
+
+    it("every shell block says whether it runs (run, service or no-run)", () => {
+      expect(problems).toEqual([])
+    })
+
+    for (const block of blocks) {
+      if (block.language === "sh" && block.mode === "no-run") continue
+      it(titleOf(file, block), () => (block.language === "ts" ? runTypeScript(block) : runShell(block)), 240_000)
+    }
+  })
+}

@@ -1,0 +1,68 @@
+import { existsSync, statSync } from "node:fs"
+import { dirname } from "node:path"
+import { openRunReader } from "@proctor/core"
+import { writeHtmlReport } from "@proctor/report/html"
+import { Effect } from "effect"
+import { ExitCode } from "../exitCodes.js"
+import type { Io } from "../Io.js"
+
+export interface ReportOptions {
+  readonly html?: string | undefined
+  readonly maxTranscriptsMb?: string | undefined
+}
+
+const MB = 1024 * 1024
+
+/** What is wrong with the arguments, naming the flag or argument, or null. */
+const usageProblem = (runDirs: ReadonlyArray<string>, options: ReportOptions): string | null => {
+  if (options.html === undefined || options.html.trim() === "")
+    return "--html: expected the file to write (--html report.html)"
+  if (runDirs.length > 2) return `expected one run directory, or two to compare; got ${runDirs.length}`
+  for (const dir of runDirs) {
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) return `${dir}: no such run directory`
+  }
+  const target = dirname(options.html)
+  if (!existsSync(target)) return `--html: ${target} does not exist`
+  const mb = Number(options.maxTranscriptsMb ?? "50")
+  if (!Number.isFinite(mb) || mb < 0)
+    return `--max-transcripts-mb: expected a number of megabytes ≥ 0, got ${options.maxTranscriptsMb}`
+  return null
+}
+
+/** `proctor report RUN_DIR [RUN_DIR_B] --html FILE`: the viewer with the runs in it, one file that opens from disk. */
+export const reportCommand = (
+  runDirs: ReadonlyArray<string>,
+  options: ReportOptions,
+  io: Io,
+): Effect.Effect<ExitCode> => {
+  const problem = usageProblem(runDirs, options)
+  if (problem !== null) {
+    io.stderr.write(`proctor report: ${problem}\n`)
+    return Effect.succeed(ExitCode.Usage)
+  }
+  const file = options.html!
+  return Effect.forEach(runDirs, (dir) => Effect.map(openRunReader(dir), (reader) => ({ name: dir, reader }))).pipe(
+    Effect.flatMap((runs) =>
+      writeHtmlReport({ runs, file, transcriptBudgetBytes: Number(options.maxTranscriptsMb ?? "50") * MB }),
+    ),
+    Effect.map((written) => {
+      const left = written.omitted === 0 ? "" : `; ${written.omitted} transcripts left out (over --max-transcripts-mb)`
+      io.stdout.write(
+        `wrote ${file} (${(written.bytes / MB).toFixed(1)} MB): ${written.rollouts} rollouts, ${written.transcripts} transcripts${left}\n`,
+      )
+      return ExitCode.Ok as ExitCode
+    }),
+    Effect.catchTags({
+      StoreError: (error) =>
+        Effect.sync(() => {
+          io.stderr.write(`proctor report: ${error.message}\n`)
+          return error.reason === "Io" ? ExitCode.Failed : ExitCode.Usage
+        }),
+      ReportWriteError: (error) =>
+        Effect.sync(() => {
+          io.stderr.write(`proctor report: cannot write ${error.path}: ${error.message}\n`)
+          return ExitCode.Failed
+        }),
+    }),
+  )
+}

@@ -1,0 +1,70 @@
+import { basename } from "node:path"
+import { openRunDirectoryRun, serveViewerLocally } from "@proctor/report"
+import { viewerPage } from "@proctor/viewer"
+import { Effect } from "effect"
+import { ExitCode } from "../exitCodes.js"
+import type { Io } from "../Io.js"
+import { openInBrowser } from "../internal/openInBrowser.js"
+import { untilSignal } from "../internal/untilSignal.js"
+
+export interface ViewCommandOptions {
+  readonly port?: string | undefined
+  readonly open?: boolean | undefined
+}
+
+/** How often a run directory is looked at for rows another process appended. */
+const FOLLOW_EVERY_MS = 1_000
+
+const parsePort = (raw: string | undefined) => {
+  if (raw === undefined) return 0
+  const port = Number(raw)
+  return Number.isInteger(port) && port >= 0 && port <= 65_535 ? port : null
+}
+
+/** Each run's name is its directory's; two directories of one name are told apart by the path given. */
+const namesOf = (dirs: ReadonlyArray<string>) => {
+  const names = dirs.map((dir) => basename(dir.replace(/[/\\]+$/, "")) || dir)
+  return names.map((name, i) => (names.indexOf(name) === names.lastIndexOf(name) ? name : dirs[i]!))
+}
+
+/**
+ * `proctor view RUN_DIR…`: the viewer over run directories, until Ctrl-C. Each directory is indexed (no result is
+ * kept in memory) and followed, so a run another process is still writing shows its new rows as they land.
+ */
+export const viewCommand = (
+  runDirs: ReadonlyArray<string>,
+  options: ViewCommandOptions,
+  io: Io,
+): Effect.Effect<ExitCode> => {
+  const port = parsePort(options.port)
+  if (port === null) {
+    io.stderr.write(`proctor view: --port: expected an integer from 0 to 65535, got "${options.port}"\n`)
+    return Effect.succeed(ExitCode.Usage)
+  }
+  const names = namesOf(runDirs)
+  return Effect.scoped(
+    Effect.gen(function* () {
+      const runs = yield* Effect.forEach(runDirs, (dir, i) =>
+        openRunDirectoryRun(dir, { name: names[i], followEveryMs: FOLLOW_EVERY_MS }),
+      )
+      const { url } = yield* serveViewerLocally({ runs, page: viewerPage({ mode: "local", base: "api" }), port })
+      io.stdout.write(`proctor view: ${url} (Ctrl-C to stop)\n`)
+      if (options.open === true) openInBrowser(url, io.stderr)
+      yield* untilSignal
+      return ExitCode.Ok
+    }),
+  ).pipe(
+    Effect.catchTags({
+      StoreError: (error) =>
+        Effect.sync(() => {
+          io.stderr.write(`proctor view: ${error.message}\n`)
+          return error.reason === "Io" ? ExitCode.Failed : ExitCode.Usage
+        }),
+      ViewerServeError: (error) =>
+        Effect.sync(() => {
+          io.stderr.write(`proctor view: --port: ${error.message}\n`)
+          return error.reason === "PortInUse" ? ExitCode.Usage : ExitCode.Failed
+        }),
+    }),
+  )
+}

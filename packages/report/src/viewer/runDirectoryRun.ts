@@ -1,0 +1,170 @@
+import { basename } from "node:path"
+import { defaults, openRunReader, type RunReader, type StoreError } from "@proctor/core"
+import { type RolloutRow, rolloutRow } from "@proctor/viewer/api"
+import { Duration, Effect, Option, Schedule, type Scope, Stream } from "effect"
+import { progressOfSummary, RunningSummary } from "./internal/RunningSummary.js"
+import { yieldToEventLoop } from "./internal/yieldToEventLoop.js"
+
+import type { LiveRunState } from "./LiveRunState.js"
+import { ViewerError } from "./ViewerError.js"
+import type { ViewerRun } from "./ViewerRun.js"
+
+const unavailable = (error: StoreError) => new ViewerError({ reason: "Unavailable", message: error.message })
+
+interface Source {
+  readonly name: string
+  /** The run's reader; null while the run has no directory yet (a live eval before its start). */
+  readonly reader: () => Effect.Effect<RunReader | null, StoreError>
+  /** Brings the reader up to date before it is read (a live eval's); a followed directory is refreshed by its poll. */
+  readonly refreshBeforeRead: boolean
+  readonly live: LiveRunState | null
+  readonly watch: (onChange: () => void) => () => void
+}
+
+const makeRun = (source: Source): ViewerRun => {
+  let running: RunningSummary | null = null
+  const refreshLock = Effect.unsafeMakeSemaphore(1)
+
+  const current = Effect.flatMap(Effect.suspend(source.reader), (reader) =>
+    reader === null || !source.refreshBeforeRead ? Effect.succeed(reader) : Effect.as(refresh(reader), reader),
+  ).pipe(Effect.mapError(unavailable))
+
+  const refresh = (reader: RunReader) => refreshLock.withPermits(1)(reader.refresh())
+
+  /** Folds the rows not yet counted into the running summary (built on first use). */
+  const runningSummary = (reader: RunReader) =>
+    Effect.gen(function* () {
+      const config = reader.manifest?.config
+      if (config === undefined) return null
+      running ??= new RunningSummary(config)
+      const summary = running
+      yield* Stream.runForEach(reader.results(summary.added), (result) => Effect.sync(() => summary.add(result)))
+      return summary.summary(reader.manifest?.run_id ?? source.name)
+    }).pipe(Effect.mapError(unavailable))
+
+  const passThreshold = (reader: RunReader) => reader.manifest?.config.pass_threshold ?? defaults.pass_threshold
+
+  return {
+    head: Effect.gen(function* () {
+      const reader = yield* current
+      const live = source.live
+      const following = live !== null && !live.finished
+      if (reader === null) {
+        const progress = live?.progress() ?? null
+        return {
+          name: source.name,
+          run_id: live?.runId ?? source.name,
+          live: following,
+          config: null,
+          summary: null,
+          progress,
+        }
+      }
+      const stored = reader.summary()
+      // A stored summary covers the run only if it counts every row: a resumed run's is its last session's.
+      const finished = stored !== null && stored.completed === reader.count() && !following
+      const summary = finished ? stored : yield* runningSummary(reader)
+      const progress =
+        live !== null ? live.progress() : finished || summary === null ? null : progressOfSummary(summary)
+      return {
+        name: source.name,
+        run_id: reader.manifest?.run_id ?? live?.runId ?? source.name,
+        live: following,
+        config: reader.manifest?.config ?? null,
+        summary,
+        progress,
+      }
+    }),
+    rows: (from, limit) =>
+      Effect.gen(function* () {
+        const reader = yield* current
+        const count = reader?.count() ?? 0
+        if (reader === null || from >= count) return { rows: [], next: from, complete: true }
+        const threshold = passThreshold(reader)
+        const rows: Array<RolloutRow> = []
+        // Chunk by chunk, each result dropped once it is a row, with the event loop let in between: a rollout
+        // asked for while a big page is read is answered between two chunks, not after the page.
+        yield* reader.results(from).pipe(
+          Stream.take(limit),
+          Stream.runForEachChunk((results) => {
+            for (const r of results) rows.push(rolloutRow(r, reader.callCount(r.seed, r.attempt), threshold))
+            return yieldToEventLoop
+          }),
+          Effect.mapError(unavailable),
+        )
+        const next = from + rows.length
+        return { rows, next, complete: next >= count }
+      }),
+    rollout: (seed, attempt) =>
+      Effect.flatMap(current, (reader) =>
+        reader === null
+          ? Effect.succeed(Option.none())
+          : reader
+              .rollout(seed, attempt)
+              .pipe(
+                Effect.map(Option.map((record) => ({ result: record.result, calls: record.calls }))),
+                Effect.mapError(unavailable),
+              ),
+      ),
+    live: Effect.sync(() => source.live?.view() ?? null),
+    results: Stream.unwrap(
+      Effect.map(current, (reader) =>
+        reader === null ? Stream.empty : Stream.mapError(reader.results(0), unavailable),
+      ),
+    ),
+    watch: source.watch,
+  }
+}
+
+/**
+ * A run directory on disk (`proctor view DIR`), followed while another process may still write it: every
+ * `followEveryMs` the reader indexes what was appended, and watchers hear of new rows and of a summary written.
+ */
+export const openRunDirectoryRun = (
+  dir: string,
+  options: { readonly name?: string | undefined; readonly followEveryMs?: number | undefined } = {},
+): Effect.Effect<ViewerRun, StoreError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const reader = yield* openRunReader(dir)
+    const watchers = new Set<() => void>()
+    const run = makeRun({
+      name: options.name ?? basename(dir),
+      reader: () => Effect.succeed(reader),
+      refreshBeforeRead: false,
+      live: null,
+      watch: (onChange) => {
+        watchers.add(onChange)
+        return () => watchers.delete(onChange)
+      },
+    })
+    const poll = Effect.gen(function* () {
+      const before = { count: reader.count(), summarized: reader.summary() !== null }
+      yield* reader.refresh()
+      if (reader.count() !== before.count || (reader.summary() !== null) !== before.summarized) {
+        for (const watcher of watchers) watcher()
+      }
+    }).pipe(Effect.catchAll((error) => Effect.logWarning(`cannot follow ${dir}: ${error.message}`)))
+    yield* Effect.forkScoped(Effect.repeat(poll, Schedule.spaced(Duration.millis(options.followEveryMs ?? 1_000))))
+    return run
+  })
+
+/**
+ * The run a `proctor eval --view` is running: its rows from its run directory (opened once the run has started
+ * and brought up to date on each read), its in-flight work from its events.
+ */
+export const liveRunDirectoryRun = (live: LiveRunState, name: string): ViewerRun => {
+  let reader: RunReader | null = null
+  return makeRun({
+    name,
+    reader: () =>
+      reader !== null || live.runDir === null
+        ? Effect.succeed(reader)
+        : Effect.map(openRunReader(live.runDir), (opened) => {
+            reader = opened
+            return opened
+          }),
+    refreshBeforeRead: true,
+    live,
+    watch: (onChange) => live.watch(onChange),
+  })
+}

@@ -1,0 +1,81 @@
+import type { EvalResult } from "@proctor/core"
+import type { ViewerRun } from "@proctor/report"
+import { rolloutRow } from "@proctor/viewer/api"
+import { Chunk, Effect, Option, Stream } from "effect"
+import type { JobManagerService } from "../jobs/JobManager.js"
+import { isTerminal } from "../jobs/JobStatus.js"
+import type { JobRecord, JobStoreService } from "../jobs/JobStore.js"
+import type { JobStoreError } from "../jobs/JobStoreError.js"
+import { emptyStats } from "../jobs/ResultTally.js"
+
+/** Rows read per query when a comparison walks a job's results. */
+const RESULTS_PAGE = 5_000
+
+/**
+ * A job as the viewer serves it: its rows from the job database in the order they were stored, its model calls
+ * from the same, what is in flight from the job manager while this process runs it. The summary is the one
+ * stored when the job ended; while it runs, its progress stands in.
+ */
+export const jobViewerRun = (
+  job: JobRecord,
+  store: JobStoreService,
+  manager: JobManagerService,
+): ViewerRun<JobStoreError> => {
+  const following = () => manager.liveRun(job.id)
+  const parse = (json: string) => JSON.parse(json) as EvalResult
+  return {
+    head: Effect.gen(function* () {
+      const live = following()
+      const stats = live === null && !isTerminal(job.status) ? (yield* store.resultStats([job.id])).get(job.id) : null
+      const progress =
+        live !== null
+          ? live.state.progress()
+          : isTerminal(job.status)
+            ? null
+            : {
+                planned: job.planned,
+                done: stats?.completed ?? emptyStats.completed,
+                ok: stats?.ok ?? 0,
+                errored: (stats?.completed ?? 0) - (stats?.ok ?? 0),
+                retries: 0,
+                inFlight: 0,
+                scoreSum: 0,
+                scored: 0,
+                elapsedMs: 0,
+                alreadyDone: 0,
+              }
+      return {
+        name: job.config.app_id ?? job.id,
+        run_id: job.id,
+        live: live !== null,
+        config: job.config,
+        summary: job.summary,
+        progress,
+      }
+    }),
+    rows: (from, limit) =>
+      Effect.map(
+        store.viewerRows(job.id, { offset: from, limit, maxSeq: following()?.committedSeq ?? null }),
+        (stored) => {
+          const rows = stored.map((row) => rolloutRow(parse(row.json), row.calls, job.config.pass_threshold))
+          return { rows, next: from + rows.length, complete: rows.length < limit }
+        },
+      ),
+    rollout: (seed, attempt) =>
+      Effect.gen(function* () {
+        const row = yield* store.rolloutOf(job.id, { seed, attempt })
+        if (row === null) return Option.none()
+        const result = parse(row.json)
+        const calls = yield* store.modelCallsOf(job.id, { seed, attempt })
+        return Option.some({ result: row.trace === null ? result : { ...result, trace: JSON.parse(row.trace) }, calls })
+      }),
+    live: Effect.sync(() => following()?.state.view() ?? null),
+    results: Stream.paginateChunkEffect(0, (offset) =>
+      Effect.map(store.viewerRows(job.id, { offset, limit: RESULTS_PAGE, maxSeq: null }), (rows) => [
+        Chunk.fromIterable(rows.map((row) => parse(row.json))),
+        rows.length < RESULTS_PAGE ? Option.none() : Option.some(offset + rows.length),
+      ]),
+    ),
+    watch: (onChange) => following()?.state.watch(onChange) ?? (() => {}),
+  }
+}

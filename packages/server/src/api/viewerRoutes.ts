@@ -1,0 +1,69 @@
+import { makeViewerApi, viewerUpdateMessage } from "@proctor/report"
+import { viewerPage } from "@proctor/viewer"
+import { Effect, Exit } from "effect"
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
+import { JobManager } from "../jobs/JobManager.js"
+import { JobStore } from "../jobs/JobStore.js"
+import { authenticate, jobFor } from "./authenticate.js"
+import { type ApiRuntime, sendFailure } from "./jobRoutes.js"
+import { jobViewerRun } from "./jobViewerRun.js"
+import { openEventStream } from "./sse.js"
+
+const HEARTBEAT_MS = 15_000
+
+type ViewRequest = FastifyRequest<{ Params: { id: string; "*"?: string }; Querystring: Record<string, string> }>
+
+/**
+ * The team dashboard: the viewer's page at `/` (it asks for an API key and keeps it in sessionStorage), and each
+ * job's data under `/api/eval/jobs/{id}/view/…` (VIEWER_API.md section 3, the job as run 0), behind the same
+ * Bearer key as the rest of the API: a job of another key is the same 404 as no job at all.
+ */
+export const registerViewerRoutes = async (
+  app: FastifyInstance,
+  runtime: ApiRuntime,
+  options: { readonly streams: Set<() => void> },
+) => {
+  const page = viewerPage({ mode: "server", base: "api" })
+  app.get("/", (_request, reply) =>
+    reply.type("text/html; charset=utf-8").header("cache-control", "no-store").send(page),
+  )
+
+  /** Auth, then the viewer API over the job the key may see. */
+  const apiFor = (request: ViewRequest) =>
+    Effect.gen(function* () {
+      const key = yield* authenticate(request.headers.authorization)
+      const job = yield* jobFor(key, request.params.id)
+      return makeViewerApi([jobViewerRun(job, yield* JobStore, yield* JobManager)])
+    })
+
+  app.get("/api/eval/jobs/:id/view/events", async (request: ViewRequest, reply: FastifyReply) => {
+    const exit = await runtime.runPromiseExit(apiFor(request))
+    if (Exit.isFailure(exit)) return sendFailure(reply, request.log, exit.cause)
+    reply.hijack()
+    const raw = reply.raw
+    openEventStream(raw)
+    raw.write(": proctor viewer\n\n")
+    const unwatch = exit.value.watch((run) => raw.write(viewerUpdateMessage(run)))
+    const heartbeat = setInterval(() => raw.write(": keepalive\n\n"), HEARTBEAT_MS)
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        unwatch()
+        clearInterval(heartbeat)
+        options.streams.delete(stop)
+        if (!raw.writableEnded) raw.end()
+        resolve()
+      }
+      options.streams.add(stop)
+      request.raw.once("close", stop)
+    })
+    return reply
+  })
+
+  app.get("/api/eval/jobs/:id/view/*", async (request: ViewRequest, reply: FastifyReply) => {
+    const exit = await runtime.runPromiseExit(
+      Effect.flatMap(apiFor(request), (api) => api.get(request.params["*"] ?? "", request.query ?? {})),
+    )
+    if (Exit.isSuccess(exit)) return reply.send(exit.value)
+    return sendFailure(reply, request.log, exit.cause)
+  })
+}

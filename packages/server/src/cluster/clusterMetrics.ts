@@ -1,0 +1,36 @@
+import { statsKey, workersKey } from "./ClusterBus.js"
+import type { QueueDepth, RolloutQueue } from "./RolloutQueue.js"
+import { WORKER_BEAT_MS, type WorkerBeat } from "./RolloutWorker.js"
+
+/** What `/metrics` reports of a cluster, read from Redis by any API replica (the counters restart with Redis). */
+export interface ClusterMetrics {
+  readonly queue: QueueDepth
+  /** Workers heard from within the last 3 beats, with what each committed since it started (its throughput). */
+  readonly workers: ReadonlyArray<WorkerBeat>
+  /** Job leases a replica held and lost to another (it stopped renewing in time: killed, paused, cut off). */
+  readonly leasesLost: number
+  /** Rollouts queued again because BullMQ no longer held them and PostgreSQL had no result (Redis lost them). */
+  readonly rolloutsRedispatched: number
+  /** Rollouts run to the end whose result was not stored because another run of them was committed first. */
+  readonly rolloutsRerun: number
+}
+
+export const readClusterMetrics = async (queue: RolloutQueue, prefix: string): Promise<ClusterMetrics> => {
+  const redis = queue.redis
+  const [depth, beats, stats] = await Promise.all([
+    queue.depth(),
+    redis.hgetall(workersKey(prefix)),
+    redis.hgetall(statsKey(prefix)),
+  ])
+  const alive = Date.now() - 3 * WORKER_BEAT_MS
+  const workers = Object.values(beats)
+    .map((text) => JSON.parse(text) as WorkerBeat)
+    .filter((beat) => beat.seen_at >= alive)
+  return {
+    queue: depth,
+    workers,
+    leasesLost: Number(stats.leases_lost ?? 0),
+    rolloutsRedispatched: Number(stats.rollouts_redispatched ?? 0),
+    rolloutsRerun: Number(stats.rollouts_rerun ?? 0),
+  }
+}

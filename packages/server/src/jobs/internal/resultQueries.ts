@@ -1,0 +1,240 @@
+import type { SqlClient } from "@effect/sql"
+import { decodeModelCalls, type EvalResult, encodeModelCalls, type ModelCall } from "@proctor/core"
+import { Effect, Either } from "effect"
+import type { JobStoreService, RolloutCursor } from "../JobStore.js"
+import { JobStoreError } from "../JobStoreError.js"
+import { emptyTally, type ResultTally, type TallyRow } from "../ResultTally.js"
+import { finiteOrNull, num, numOrNull, type PageRow, pageOf, unavailable } from "./storeRows.js"
+
+/**
+ * Rows come back in call id order (random); a rollout's calls are shown in the order they started. The sort
+ * is stable and decoding puts a call's base before it, so calls started in the same millisecond keep their
+ * order within a try.
+ */
+const inStartOrder = (calls: Array<ModelCall>): Array<ModelCall> =>
+  calls.sort((a, b) => (a.started_at < b.started_at ? -1 : a.started_at > b.started_at ? 1 : 0))
+
+/** The results aggregate of the job store: result rows, their traces, and the model calls of each rollout. */
+export const makeResultQueries = (
+  sql: SqlClient.SqlClient,
+): Pick<
+  JobStoreService,
+  | "upsertResult"
+  | "maxResultSeq"
+  | "viewerRows"
+  | "rolloutOf"
+  | "resultRows"
+  | "resultPage"
+  | "tracePage"
+  | "resultStats"
+  | "resultTally"
+  | "appendModelCalls"
+  | "modelCallsOf"
+> => {
+  const page = (table: "results" | "traces", column: "row_json" | "trace_json") =>
+    Effect.fn(`JobStore.${table}Page`)(
+      function* (jobId: string, after: RolloutCursor | null, limit: number) {
+        const rows = yield* after === null
+          ? sql<PageRow>`SELECT seed, attempt, ${sql(column)} AS json FROM ${sql(table)}
+            WHERE job_id = ${jobId} ORDER BY seed, attempt LIMIT ${limit}`
+          : sql<PageRow>`SELECT seed, attempt, ${sql(column)} AS json FROM ${sql(table)}
+            WHERE job_id = ${jobId} AND (seed, attempt) > (${after.seed}, ${after.attempt})
+            ORDER BY seed, attempt LIMIT ${limit}`
+        return pageOf(rows)
+      },
+      Effect.mapError(unavailable(`cannot read ${table}`)),
+    )
+
+  const upsertRow = (jobId: string, result: EvalResult, rowJson: string, seq: number) =>
+    sql`INSERT INTO results (job_id, seed, attempt, status, score, tokens, cost_usd, row_json, seq)
+      VALUES (${jobId}, ${result.seed}, ${result.attempt}, ${result.status}, ${finiteOrNull(result.score)},
+        ${finiteOrNull(result.tokens)}, ${finiteOrNull(result.cost_usd)}, ${rowJson}, ${seq})
+      ON CONFLICT (job_id, seed, attempt) DO UPDATE SET status = excluded.status, score = excluded.score,
+        tokens = excluded.tokens, cost_usd = excluded.cost_usd, row_json = excluded.row_json`
+
+  return {
+    upsertResult: (jobId, result, seq = 0) => {
+      // Read inside the transaction, so the row replaced is the one this write overwrites.
+      const previous = sql<{
+        status: string
+        score: number | string | null
+        tokens: number | string | null
+        cost_usd: number | string | null
+      }>`SELECT status, score, tokens, cost_usd FROM results
+        WHERE job_id = ${jobId} AND seed = ${result.seed} AND attempt = ${result.attempt}`.pipe(
+        Effect.map((rows): TallyRow | null => {
+          const row = rows[0]
+          return row === undefined
+            ? null
+            : {
+                status: row.status,
+                score: numOrNull(row.score),
+                tokens: numOrNull(row.tokens),
+                costUsd: numOrNull(row.cost_usd),
+              }
+        }),
+      )
+      const trace = result.trace
+      if (trace === undefined || trace === null) {
+        // A key's last write wins: a trace left by an earlier write of the key would belong to another attempt.
+        return sql
+          .withTransaction(
+            Effect.zipLeft(
+              previous,
+              Effect.zipRight(
+                upsertRow(jobId, result, JSON.stringify(result), seq),
+                sql`DELETE FROM traces WHERE job_id = ${jobId} AND seed = ${result.seed} AND attempt = ${result.attempt}`,
+              ),
+            ),
+          )
+          .pipe(Effect.mapError(unavailable("cannot store the result")))
+      }
+      // The trace goes to its own table (like the CLI's traces/ folder) so result pages stay small.
+      return sql
+        .withTransaction(
+          Effect.zipLeft(
+            previous,
+            Effect.zipRight(
+              sql`INSERT INTO traces (job_id, seed, attempt, trace_json)
+                VALUES (${jobId}, ${result.seed}, ${result.attempt}, ${JSON.stringify(trace)})
+                ON CONFLICT (job_id, seed, attempt) DO UPDATE SET trace_json = excluded.trace_json`,
+              upsertRow(jobId, result, JSON.stringify({ ...result, trace: undefined }), seq),
+            ),
+          ),
+        )
+        .pipe(Effect.mapError(unavailable("cannot store the result")))
+    },
+    resultRows: (jobId) =>
+      sql<{ row_json: string }>`SELECT row_json FROM results WHERE job_id = ${jobId} ORDER BY seed, attempt`.pipe(
+        Effect.map((rows) => rows.map((row) => row.row_json)),
+        Effect.mapError(unavailable("cannot read results")),
+      ),
+    maxResultSeq: (jobId) =>
+      sql<{ seq: number | string | null }>`SELECT MAX(seq) AS seq FROM results WHERE job_id = ${jobId}`.pipe(
+        Effect.map((rows) => num(rows[0]?.seq ?? 0)),
+        Effect.mapError(unavailable("cannot read results")),
+      ),
+    viewerRows: (jobId, { offset, limit, maxSeq }) =>
+      sql<{ json: string; calls: number | string }>`SELECT r.row_json AS json,
+          (SELECT COUNT(*) FROM model_calls m
+            WHERE m.job_id = r.job_id AND m.seed = r.seed AND m.attempt = r.attempt) AS calls
+        FROM results r WHERE r.job_id = ${jobId}
+          ${maxSeq === null ? sql.literal("") : sql`AND r.seq <= ${maxSeq}`}
+        ORDER BY r.seq, r.seed, r.attempt LIMIT ${limit} OFFSET ${offset}`.pipe(
+        Effect.map((rows) => rows.map((row) => ({ json: row.json, calls: num(row.calls) }))),
+        Effect.mapError(unavailable("cannot read results")),
+      ),
+    rolloutOf: (jobId, key) =>
+      sql<{ json: string; trace: string | null }>`SELECT r.row_json AS json, t.trace_json AS trace
+        FROM results r LEFT JOIN traces t
+          ON t.job_id = r.job_id AND t.seed = r.seed AND t.attempt = r.attempt
+        WHERE r.job_id = ${jobId} AND r.seed = ${key.seed} AND r.attempt = ${key.attempt}`.pipe(
+        Effect.map((rows) => rows[0] ?? null),
+        Effect.mapError(unavailable("cannot read the rollout")),
+      ),
+    resultPage: page("results", "row_json"),
+    tracePage: page("traces", "trace_json"),
+    resultStats: (jobIds) => {
+      if (jobIds.length === 0) return Effect.succeed(new Map())
+      return sql<{
+        job_id: string
+        completed: number | string
+        ok: number | string | null
+        mean_score: number | string | null
+        total_tokens: number | string | null
+        total_cost_usd: number | string | null
+      }>`SELECT job_id, COUNT(*) AS completed,
+          SUM(CASE WHEN status = 'ok' THEN 1 ELSE 0 END) AS ok,
+          AVG(CASE WHEN status = 'ok' THEN score END) AS mean_score,
+          SUM(tokens) AS total_tokens, SUM(cost_usd) AS total_cost_usd
+        FROM results WHERE ${sql.in("job_id", jobIds)} GROUP BY job_id`.pipe(
+        Effect.map(
+          (rows) =>
+            new Map(
+              rows.map((row) => [
+                row.job_id,
+                {
+                  completed: num(row.completed),
+                  ok: num(row.ok ?? 0),
+                  meanScore: numOrNull(row.mean_score),
+                  totalTokens: numOrNull(row.total_tokens),
+                  totalCostUsd: numOrNull(row.total_cost_usd),
+                },
+              ]),
+            ),
+        ),
+        Effect.mapError(unavailable("cannot aggregate results")),
+      )
+    },
+
+    resultTally: (jobId) =>
+      sql<{
+        completed: number | string
+        ok: number | string | null
+        score_sum: number | string | null
+        scored: number | string
+        tokens_sum: number | string | null
+        tokens_count: number | string
+        cost_sum: number | string | null
+        cost_count: number | string
+      }>`SELECT COUNT(*) AS completed,
+          SUM(CASE WHEN status = 'ok' THEN 1 ELSE 0 END) AS ok,
+          SUM(CASE WHEN status = 'ok' THEN score END) AS score_sum,
+          COUNT(CASE WHEN status = 'ok' THEN score END) AS scored,
+          SUM(tokens) AS tokens_sum, COUNT(tokens) AS tokens_count,
+          SUM(cost_usd) AS cost_sum, COUNT(cost_usd) AS cost_count
+        FROM results WHERE job_id = ${jobId}`.pipe(
+        Effect.map((rows): ResultTally => {
+          const row = rows[0]
+          if (row === undefined) return emptyTally()
+          return {
+            completed: num(row.completed),
+            ok: num(row.ok ?? 0),
+            scoreSum: num(row.score_sum ?? 0),
+            scored: num(row.scored),
+            tokensSum: num(row.tokens_sum ?? 0),
+            tokensCount: num(row.tokens_count),
+            costSum: num(row.cost_sum ?? 0),
+            costCount: num(row.cost_count),
+          }
+        }),
+        Effect.mapError(unavailable("cannot aggregate results")),
+      ),
+
+    // Stored as core's codec stores them (each call relative to the previous one of its rollout) and never
+    // rewritten: a call stored again keeps its first row, so every call relative to it stays readable.
+    appendModelCalls: (jobId, calls) =>
+      calls.length === 0
+        ? Effect.void
+        : sql
+            .withTransaction(
+              Effect.forEach(
+                encodeModelCalls(calls),
+                (call) =>
+                  sql`INSERT INTO model_calls (job_id, call_id, seed, attempt, call_json)
+                    VALUES (${jobId}, ${call.call_id}, ${call.seed}, ${call.attempt}, ${JSON.stringify(call)})
+                    ON CONFLICT (job_id, call_id) DO NOTHING`,
+                { discard: true },
+              ),
+            )
+            .pipe(Effect.mapError(unavailable("cannot store model calls"))),
+    modelCallsOf: (jobId, key) =>
+      sql<{ call_json: string }>`SELECT call_json FROM model_calls
+        WHERE job_id = ${jobId} AND seed = ${key.seed} AND attempt = ${key.attempt} ORDER BY call_id`.pipe(
+        Effect.mapError(unavailable("cannot read model calls")),
+        Effect.flatMap((rows) => {
+          const where = `job ${jobId} seed ${key.seed} attempt ${key.attempt}`
+          const decoded = Either.flatMap(
+            Either.try({
+              try: () => rows.map((row): unknown => JSON.parse(row.call_json)),
+              catch: () => "a stored call is not JSON",
+            }),
+            decodeModelCalls,
+          )
+          return Either.isLeft(decoded)
+            ? Effect.fail(new JobStoreError({ reason: "Corrupt", message: `model calls of ${where}: ${decoded.left}` }))
+            : Effect.succeed(inStartOrder(decoded.right))
+        }),
+      ),
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * The shapes of the viewer's data API (shared-notes VIEWER_API.md section 3): what `proctor view`,
+ * `proctor eval --view` and the job server answer, what `proctor report --html` embeds, and what the page reads.
+ */
+import type { EvalResult, ModelCall, PublicEvalRunConfig, RunProgress, RunSummary } from "@proctor/core"
+
+export type ViewerMode = "local" | "server" | "embedded"
+
+/** How many rows the table asks for first: few, so they are on screen at once; the rest follow in later pages. */
+export const FIRST_ROWS_PAGE = 500
+
+/** The data API's path of the run heads. */
+export const RUNS_PATH = "/runs"
+
+/** The data API's path of run `run`'s rows from `from` (`limit` asks for fewer than the server's page). */
+export const rowsPath = (run: number, from: number, limit?: number): string =>
+  `/runs/${run}/rows?from=${from}${limit === undefined ? "" : `&limit=${limit}`}`
+
+/** Written into the page as `<script id="proctor-config" type="application/json">`. */
+export interface ViewerConfig {
+  readonly mode: ViewerMode
+  /** Where the data API is, relative to the page (`api`), or absolute (`/api/eval/jobs/ID/view`). */
+  readonly base: string
+}
+
+export interface RunHead {
+  readonly index: number
+  readonly name: string
+  readonly run_id: string
+  readonly live: boolean
+  readonly config: PublicEvalRunConfig | null
+  readonly summary: RunSummary | null
+  readonly progress: RunProgress | null
+}
+
+/** One rollout as the table shows it: a few numbers, never its transcript. */
+export interface RolloutRow {
+  readonly seed: number
+  readonly attempt: number
+  readonly task_id: string | number | null
+  readonly status: "ok" | "error"
+  readonly score: number | null
+  readonly passed: boolean | null
+  readonly error_kind: string | null
+  /** At most `ROW_ERROR_CHARS` characters. */
+  readonly error: string | null
+  readonly latency_ms: number | null
+  readonly tokens: number | null
+  readonly cost_usd: number | null
+  readonly calls: number
+  readonly turns: number | null
+  readonly retries: number
+}
+
+export interface RowsPage {
+  readonly rows: ReadonlyArray<RolloutRow>
+  readonly next: number
+  readonly complete: boolean
+}
+
+/** A failed try before the final one (section 4); written by the Runner into `EvalResult.retry_log`. */
+export interface RetryEntry {
+  readonly kind: string
+  readonly error: string
+  readonly delay_ms: number
+  readonly at: string
+}
+
+/** One rollout in full: its result and every model call it made. */
+export interface RolloutDetail {
+  readonly result: EvalResult
+  readonly calls: ReadonlyArray<ModelCall>
+}
+
+export interface InFlight {
+  readonly seed: number
+  readonly attempt: number
+  readonly state: "running" | "waiting_retry"
+  readonly since_ms: number
+  readonly retry?: number
+  readonly reason?: string
+  readonly retry_in_ms?: number
+}
+
+export interface LiveState {
+  readonly progress: RunProgress
+  readonly tokens: number
+  readonly cost_usd: number
+  readonly inflight: ReadonlyArray<InFlight>
+}
+
+/**
+ * What the page reads of `proctor compare --json` (section 2): the compare view needs no more, so a
+ * Comparison with more fields is one of these.
+ */
+export interface ComparisonView {
+  readonly pairs: number
+  readonly mean_a: number | null
+  readonly mean_b: number | null
+  readonly diff: number | null
+  readonly ci95: readonly [number, number] | null
+  readonly p_value: number | null
+  readonly test?: string
+  /** In words: "b_better", "b_worse", "no_significant_difference", "too_few_pairs". */
+  readonly verdict?: string
+  readonly correlation?: number | null
+  /** The smallest difference these pairs detect at 80% power. */
+  readonly mde80?: number | null
+  /** Mean per rollout in A and B (and B − A) of tokens, cost and latency. */
+  readonly deltas?: Readonly<
+    Record<
+      "tokens" | "cost_usd" | "latency_ms",
+      { readonly a: number | null; readonly b: number | null; readonly diff: number | null }
+    >
+  >
+  readonly flips: { readonly a_only: ReadonlyArray<number>; readonly b_only: ReadonlyArray<number> }
+  readonly excluded?: { readonly errored: number; readonly unmatched: number }
+  readonly per_seed?: ReadonlyArray<{ readonly seed: number; readonly a: number | null; readonly b: number | null }>
+}
+
+/**
+ * The data of a report file (mode `embedded`): `<script id="proctor-data" type="application/json">` holds all
+ * but `rollouts`; each rollout is a tag of its own, `id="proctor-rollout:<run>/<seed>/<attempt>"`, parsed only
+ * when it is opened.
+ */
+export interface EmbeddedData {
+  readonly runs: ReadonlyArray<RunHead>
+  readonly rows: ReadonlyArray<ReadonlyArray<RolloutRow>>
+  /** Keyed `"<run>/<seed>/<attempt>"`; above the size budget only some (failures first). */
+  readonly rollouts: Readonly<Record<string, RolloutDetail>>
+  /** Rollouts whose transcript was left out to stay within the budget. */
+  readonly omitted: number
+  /** With two runs: how they compare (the compare view). */
+  readonly comparison?: ComparisonView
+}
+
+/** What the page parses of a report file as it opens. */
+export type EmbeddedHead = Omit<EmbeddedData, "rollouts">
+
+export const rolloutKey = (run: number, seed: number, attempt: number): string => `${run}/${seed}/${attempt}`
+
+/** The element id of an embedded rollout's tag; the page looks one up only when it is opened. */
+export const rolloutTagId = (key: string): string => `proctor-rollout:${key}`

@@ -1,0 +1,200 @@
+import { useEffect, useMemo, useReducer, useState } from "preact/hooks"
+import type { RolloutRow, RunHead } from "../ViewerApi.js"
+import { CompareView } from "./CompareView.js"
+import { LivePanel } from "./LivePanel.js"
+import { RolloutTable } from "./RolloutTable.js"
+import { RolloutView } from "./RolloutView.js"
+import { href, type Route } from "./router.js"
+import { RunRows } from "./runRows.js"
+import { SummaryView } from "./SummaryView.js"
+import { NotFound, SignInRequired, type ViewerSource } from "./source.js"
+import { initialQuery, type StatusFilter, type TableQuery } from "./tableQuery.js"
+
+const STATUS_FILTERS = new Set<string>(["all", "ok", "error", "passed", "wrong"])
+
+const runParam = (params: URLSearchParams, name: string, fallback: number): number => {
+  const value = params.get(name)
+  return value !== null && /^\d+$/.test(value) ? Number(value) : fallback
+}
+
+/** The query a link asks for (`#/rollouts?status=error&kind=timeout`), over the one the table had. */
+const queryFromParams = (query: TableQuery, params: URLSearchParams): TableQuery => {
+  const status = params.get("status")
+  const kind = params.get("kind")
+  if (status === null && kind === null) return query
+  return {
+    ...query,
+    ...(status !== null && STATUS_FILTERS.has(status) ? { status: status as StatusFilter } : {}),
+    ...(kind === null ? {} : { errorKind: kind }),
+  }
+}
+
+export interface RunViewsProps {
+  readonly source: ViewerSource
+  readonly route: Route
+  /** The job server's sign-in expired or was refused. */
+  readonly onSignInRequired?: () => void
+}
+
+/** The views of one data source's runs: summary, table, rollout, compare, and a live panel while a run is written. */
+export const RunViews = ({ source, route, onSignInRequired }: RunViewsProps) => {
+  const run = runParam(route.params, "run", 0)
+  const [runs, setRuns] = useState<ReadonlyArray<RunHead> | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+  const [notFound, setNotFound] = useState(false)
+  const [updates, bump] = useReducer((n: number) => n + 1, 0)
+  const [, rerender] = useReducer((n: number) => n + 1, 0)
+  const rowsByRun = useMemo(() => new Map<number, RunRows>(), [source])
+  const rowsOf = (index: number): RunRows => {
+    let rows = rowsByRun.get(index)
+    if (rows === undefined) {
+      rows = new RunRows(source, index)
+      rowsByRun.set(index, rows)
+      rows.subscribe(() => rerender(0))
+      rows.refresh().catch(fail)
+    }
+    return rows
+  }
+  const fail = (error: unknown) => {
+    if (error instanceof SignInRequired) onSignInRequired?.()
+    else if (error instanceof NotFound) setNotFound(true)
+    else setProblem(error instanceof Error ? error.message : String(error))
+  }
+  const loadRuns = () => source.runs().then(setRuns, fail)
+  // A rollout opened holds back the run's next rows page until it has arrived.
+  const rolloutSource = useMemo(
+    (): ViewerSource => ({
+      ...source,
+      rollout: (index, seed, attempt) => rowsOf(index).hold(source.rollout(index, seed, attempt)),
+    }),
+    [source],
+  )
+
+  // Rows are asked for at once, beside the run heads: the table's first page must not wait for the summary.
+  const current = rowsOf(run)
+  useEffect(() => {
+    void loadRuns()
+    return source.subscribe((updated) => {
+      void loadRuns()
+      rowsByRun.get(updated)?.refresh().catch(fail)
+      bump(0)
+    })
+  }, [source])
+
+  const [query, setQuery] = useState<TableQuery>(() => queryFromParams(initialQuery, route.params))
+  useEffect(() => {
+    if (route.view === "rollouts") setQuery((q) => queryFromParams(q, route.params))
+  }, [route.view, route.params.toString()])
+
+  const head = runs?.[run]
+  const runQuery = run === 0 ? {} : { run }
+  const rolloutHref = (row: RolloutRow) => href(route, `/rollouts/${row.seed}/${row.attempt}`, runQuery)
+  const tabs: Array<[string, string, boolean]> = [
+    ["Summary", href(route, "/", runQuery), route.view === "summary"],
+    ["Rollouts", href(route, "/rollouts", runQuery), route.view === "rollouts" || route.view === "rollout"],
+  ]
+  if ((runs?.length ?? 0) > 1) tabs.push(["Compare", href(route, "/compare"), route.view === "compare"])
+
+  if (notFound) {
+    return (
+      <p class="bad" role="alert" data-testid="job-not-found">
+        {source.mode === "server"
+          ? "No such job (or it is not yours)."
+          : "Nothing here: the viewer's data API does not know this run."}
+      </p>
+    )
+  }
+  return (
+    <>
+      <nav class="tabs" aria-label="views">
+        {tabs.map(([label, link, active]) => (
+          <a
+            key={label}
+            href={link}
+            aria-current={active ? "page" : undefined}
+            data-testid={`tab-${label.toLowerCase()}`}
+          >
+            {label}
+          </a>
+        ))}
+        {runs !== null && runs.length > 1 && route.view !== "compare" ? (
+          <label class="run-picker">
+            Run
+            <select
+              value={run}
+              onChange={(event) => {
+                const next = Number(event.currentTarget.value)
+                location.hash = href(
+                  route,
+                  route.view === "rollouts" ? "/rollouts" : "/",
+                  next === 0 ? {} : { run: next },
+                )
+              }}
+            >
+              {runs.map((r) => (
+                <option key={r.index} value={r.index}>
+                  {r.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+      </nav>
+      {problem === null ? null : (
+        <p class="bad" role="alert">
+          {problem}
+        </p>
+      )}
+      {source.omitted > 0 ? (
+        <p class="notice" data-testid="omitted-notice">
+          This report keeps every row but only some transcripts: {source.omitted.toLocaleString("en-US")} rollouts'
+          transcripts were left out to stay within the file's size budget (failures were kept first).
+        </p>
+      ) : null}
+      {head?.live ? <LivePanel source={source} run={head} updates={updates} /> : null}
+      {route.view === "rollouts" ? (
+        <RolloutTable
+          rows={current.rows}
+          version={current.version}
+          complete={current.complete}
+          query={query}
+          onQuery={setQuery}
+          rolloutHref={rolloutHref}
+        />
+      ) : null}
+      {route.view === "rollout" && route.seed !== null ? (
+        <RolloutView
+          source={rolloutSource}
+          run={run}
+          seed={route.seed}
+          attempt={route.attempt ?? 0}
+          row={current.rows.find((row) => row.seed === route.seed && row.attempt === (route.attempt ?? 0))}
+          backHref={href(route, "/rollouts", runQuery)}
+        />
+      ) : null}
+      {route.view === "summary" ? (
+        head === undefined ? (
+          <p class="muted">{runs === null ? "Loading…" : "No such run."}</p>
+        ) : (
+          <SummaryView
+            run={head}
+            rows={current.rows}
+            version={current.version}
+            errorsHref={href(route, "/rollouts", { ...runQuery, status: "error" })}
+          />
+        )
+      ) : null}
+      {route.view === "compare" && runs !== null ? (
+        <CompareView
+          source={source}
+          runs={runs}
+          a={runParam(route.params, "a", 0)}
+          b={runParam(route.params, "b", 1)}
+          seed={route.params.has("seed") ? runParam(route.params, "seed", 0) : null}
+          attempt={runParam(route.params, "attempt", 0)}
+          compareHref={(params) => href(route, "/compare", params)}
+        />
+      ) : null}
+    </>
+  )
+}
