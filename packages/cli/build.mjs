@@ -218,18 +218,40 @@ const metafile = {
 const { codeCacheOf, loadScript } = await import("./dist/internal/loadScript.js")
 const evalScriptUrl = new URL("eval-script.js", dist)
 writeFileSync(codeCacheOf(evalScriptUrl), loadScript(evalScriptUrl).script.createCachedData())
-// The program's, made after parsing `--help` of the program and of each command, output dropped: what every
-// start-up runs (declaring the commands, parsing, writing help) is compiled and kept.
+// The program's, made after parsing `--help` of the program and of each command: what every start-up runs
+// (declaring the commands, parsing, writing help) is compiled and kept. What they print is kept too, in
+// dist/static-answers.json (src/internal/staticAnswers.ts): the entry prints it without loading the program.
 const loaded = loadScript(programScriptPath)
+const { answerKey, STATIC_ANSWERS_FILE } = await import("./dist/internal/staticAnswers.js")
 const commandsOf = (command) => [command, ...command.commands.flatMap(commandsOf)]
 /** The words naming each command, `[]` for the program itself and `["jobs", "list"]` for a subcommand. */
 const pathsOf = (command, path = []) => [path, ...command.commands.flatMap((c) => pathsOf(c, [...path, c.name()]))]
-const quiet = { writeOut: () => {}, writeErr: () => {}, outputError: () => {} }
-for (const path of pathsOf(loaded.exports.createProgram(async () => {}))) {
+/** What the program writes to standard output for `argv`. */
+const printed = async (argv) => {
+  let text = ""
   const program = loaded.exports.createProgram(async () => {})
-  for (const command of commandsOf(program)) command.configureOutput(quiet)
-  await program.parseAsync([...path, "--help"], { from: "user" }).catch(() => {})
+  const output = {
+    writeOut: (chunk) => {
+      text += chunk
+    },
+    writeErr: () => {},
+    outputError: () => {},
+  }
+  for (const command of commandsOf(program)) command.configureOutput(output)
+  await program.parseAsync(argv, { from: "user" }).catch(() => {})
+  return text
 }
+const answers = {}
+const asked = [
+  ["--version"],
+  ["-V"],
+  ...pathsOf(loaded.exports.createProgram(async () => {})).flatMap((path) => [
+    [...path, "--help"],
+    [...path, "-h"],
+  ]),
+]
+for (const argv of asked) answers[answerKey(argv)] = await printed(argv)
+writeFileSync(new URL(STATIC_ANSWERS_FILE, dist), JSON.stringify(answers))
 writeFileSync(codeCacheOf(programScriptPath), loaded.script.createCachedData())
 // What each output holds and why it was included (https://esbuild.github.io/analyze/), for size work.
 writeFileSync(new URL("bundle-meta.json", dist), JSON.stringify(metafile))

@@ -5,20 +5,26 @@
 // manager is a Node process too: `pnpm proctor -- eval --env-file .env` keeps the flag from its Node, and
 // passes the `--` on, which is dropped here.
 import { loadScript } from "./internal/loadScript.js"
+import { readStaticAnswers, STATIC_ANSWERS_FILE, staticAnswer } from "./internal/staticAnswers.js"
 import { dropOutputToClosedPipes } from "./quietPipes.js"
 
 dropOutputToClosedPipes(process.stdout, process.stderr)
 
-// main.ts, bundled into one script with its code cache (build.mjs): every command parses its arguments with it.
-const { main } = loadScript(new URL("program-script.js", import.meta.url)).exports as typeof import("./main.js")
-
 const args = process.argv.slice(2)
-main(args[0] === "--" ? args.slice(1) : args).then(
-  (code) => {
-    process.exitCode = code
-  },
-  (error: unknown) => {
-    process.stderr.write(`proctor: internal error: ${error instanceof Error ? error.message : String(error)}\n`)
-    process.exitCode = 1
-  },
-)
+const argv = args[0] === "--" ? args.slice(1) : args
+// `--help` and `--version`, rendered by the build: printed without loading the program.
+const answer = staticAnswer(readStaticAnswers(new URL(STATIC_ANSWERS_FILE, import.meta.url)), argv)
+if (answer !== null) process.stdout.write(answer)
+else {
+  // main.ts, bundled into one script with its code cache (build.mjs): every command parses its arguments with it.
+  const { main } = loadScript(new URL("program-script.js", import.meta.url)).exports as typeof import("./main.js")
+  main(argv).then(
+    (code) => {
+      process.exitCode = code
+    },
+    (error: unknown) => {
+      process.stderr.write(`proctor: internal error: ${error instanceof Error ? error.message : String(error)}\n`)
+      process.exitCode = 1
+    },
+  )
+}

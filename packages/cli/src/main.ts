@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander"
 import { ExitCode } from "./exitCodes.js"
 import { processIo } from "./Io.js"
+import { HELP_WIDTH } from "./internal/staticAnswers.js"
 import { registerCompareCommand } from "./program/compare.js"
 import { registerEvalCommand } from "./program/eval.js"
 import { registerExportCommand } from "./program/export.js"
@@ -47,8 +48,10 @@ export const createProgram = (run: RunCommand): Command => {
     .description("Evaluate LLM agents and policies on task apps: fast, durable, traced and priced.")
     .version(cliVersion(), "-V, --version", "print proctor's version")
     .exitOverride()
-    // Subcommands inherit this: usage errors are printed once, by `usageError`.
+    // Subcommands inherit these: usage errors are printed once, by `usageError`; help is laid out for 80 columns
+    // on any terminal, as git's is, so it is the same text everywhere (and the build prints it ahead: bin.ts).
     .configureOutput({ outputError: () => {} })
+    .configureHelp({ helpWidth: HELP_WIDTH })
 
   registerEvalCommand(program, run)
   registerTaskAppCommands(program, run)

@@ -266,10 +266,11 @@ describe("start-up loads only what the command needs", () => {
     return { esm: lines(esmLog).filter((url) => url !== pathToFileURL(cliBin).href), cjs: lines(cjsLog) }
   }
 
-  it("--help, --version and `eval --help` load the CLI's CommonJS entry and its program script, nothing else", () => {
+  it("--help, --version and `eval --help` load the CLI's CommonJS entry and no other module", () => {
     for (const args of [["--help"], ["--version"], ["eval", "--help"]]) {
-      // bin.cjs loads main.ts and commander as one script with its code cache (dist/program-script.js); each
-      // command's code is an ES module it imports on use, so none loads here, nor Node's ES module loader.
+      // bin.cjs prints help and the version from the build's answers (staticAnswers.test.ts), and loads main.ts
+      // and commander as one script, not a module (dist/program-script.js); each command's code is an ES module
+      // it imports on use, so none loads here, nor Node's ES module loader.
       expect(modulesLoadedBy(args), args.join(" ")).toEqual({ esm: [], cjs: [cliBin] })
     }
   })
