@@ -1,6 +1,10 @@
-/** The page's logic that needs no browser: the table's query, the event-stream parser, routes, the transcript. */
+/**
+ * The page's logic that needs no browser: the table's query, the event-stream parser, routes, the transcript, how
+ * numbers are written.
+ */
 import { describe, expect, it } from "@effect/vitest"
 import type { ModelCall } from "@proctor/core"
+import { grouped } from "../src/ui/format.js"
 import { parseRoute } from "../src/ui/router.js"
 import { EventParser, type ServerEvent } from "../src/ui/sse.js"
 import { initialQuery, queryRows } from "../src/ui/tableQuery.js"
@@ -110,5 +114,12 @@ describe("the transcript", () => {
     expect(turns.map((t) => t.sent.map((m) => m.role))).toEqual([["system", "user"], ["tool"], ["user"]])
     expect(turns[0]!.toolCalls.map((c) => c.name)).toEqual(["calc"])
     expect(turns[1]!.answer[0]!.parts[0]!.text).toBe("4")
+  })
+})
+
+describe("numbers", () => {
+  it("groups thousands as en-US's Intl does, without Intl", () => {
+    const values = [0, 7, 999, 1000, 1001, 12_345, 999_999, 1_000_000, 123_456_789, -1234, -999, 12.6, 2 ** 40]
+    for (const value of values) expect(grouped(value), String(value)).toBe(Math.round(value).toLocaleString("en-US"))
   })
 })

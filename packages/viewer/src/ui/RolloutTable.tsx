@@ -1,6 +1,6 @@
 import { useMemo, useRef } from "preact/hooks"
 import type { RolloutRow } from "../ViewerApi.js"
-import { duration, fixed, integer, MISSING, usd } from "./format.js"
+import { duration, fixed, grouped, integer, MISSING, usd } from "./format.js"
 import { queryRows, type SortKey, type StatusFilter, type TableQuery } from "./tableQuery.js"
 import { useVirtualizer } from "./useVirtualizer.js"
 
@@ -129,7 +129,7 @@ export const RolloutTable = ({ rows, version, complete, query, onQuery, rolloutH
           />
         </label>
         <output data-testid="rollout-count" data-count={rows.length}>
-          {order.length.toLocaleString("en-US")} of {rows.length.toLocaleString("en-US")} rollouts
+          {grouped(order.length)} of {grouped(rows.length)} rollouts
           {complete ? "" : " (loading…)"}
         </output>
       </form>

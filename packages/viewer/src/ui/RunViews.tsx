@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useReducer, useState } from "preact/hooks"
 import type { RolloutRow, RunHead } from "../ViewerApi.js"
 import { CompareView } from "./CompareView.js"
+import { grouped } from "./format.js"
 import { LivePanel } from "./LivePanel.js"
 import { RolloutTable } from "./RolloutTable.js"
 import { RolloutView } from "./RolloutView.js"
@@ -81,6 +82,9 @@ export const RunViews = ({ source, route, onSignInRequired }: RunViewsProps) => 
     })
   }, [source])
 
+  // A rollout's view shows none of the rows: the rest of them load once it is closed.
+  useEffect(() => (route.view === "rollout" ? current.pause() : undefined), [route.view, current])
+
   const [query, setQuery] = useState<TableQuery>(() => queryFromParams(initialQuery, route.params))
   useEffect(() => {
     if (route.view === "rollouts") setQuery((q) => queryFromParams(q, route.params))
@@ -147,8 +151,8 @@ export const RunViews = ({ source, route, onSignInRequired }: RunViewsProps) => 
       )}
       {source.omitted > 0 ? (
         <p class="notice" data-testid="omitted-notice">
-          This report keeps every row but only some transcripts: {source.omitted.toLocaleString("en-US")} rollouts'
-          transcripts were left out to stay within the file's size budget (failures were kept first).
+          This report keeps every row but only some transcripts: {grouped(source.omitted)} rollouts' transcripts were
+          left out to stay within the file's size budget (failures were kept first).
         </p>
       ) : null}
       {head?.live ? <LivePanel source={source} run={head} updates={updates} /> : null}

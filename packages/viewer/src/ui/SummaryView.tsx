@@ -1,6 +1,6 @@
 import { useMemo } from "preact/hooks"
 import type { RolloutRow, RunHead } from "../ViewerApi.js"
-import { duration, fixed, integer, MISSING, percent, usd } from "./format.js"
+import { duration, fixed, grouped, integer, MISSING, percent, usd } from "./format.js"
 import { Histogram } from "./Histogram.js"
 
 type Metrics = NonNullable<RunHead["summary"]>["metrics"]
@@ -67,7 +67,7 @@ export const SummaryView = ({ run, rows, version, errorsHref }: SummaryViewProps
       {config === null ? null : (
         <p class="config" data-testid="run-config">
           app <b>{config.app_id ?? config.env_name ?? MISSING}</b> · model <b>{config.model ?? MISSING}</b> ·{" "}
-          {config.seeds.length.toLocaleString("en-US")} seeds × {config.attempts} attempt
+          {grouped(config.seeds.length)} seeds × {config.attempts} attempt
           {config.attempts === 1 ? "" : "s"}
         </p>
       )}

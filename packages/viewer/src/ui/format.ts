@@ -11,8 +11,13 @@ export const fixed = (value: number | null | undefined, digits = 3): string =>
 export const percent = (value: number | null | undefined, digits = 1): string =>
   isNumber(value) ? `${(value * 100).toFixed(digits)}%` : MISSING
 
-export const integer = (value: number | null | undefined): string =>
-  isNumber(value) ? Math.round(value).toLocaleString("en-US") : MISSING
+/**
+ * A whole number with its thousands grouped as en-US writes them (12,345), without Intl: a page's first Intl
+ * formatter sets up ICU, ~50 ms before the page can show anything.
+ */
+export const grouped = (value: number): string => String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ",")
+
+export const integer = (value: number | null | undefined): string => (isNumber(value) ? grouped(value) : MISSING)
 
 export const usd = (value: number | null | undefined): string => {
   if (!isNumber(value)) return MISSING
