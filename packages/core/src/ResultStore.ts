@@ -9,7 +9,19 @@ export class StoreError extends Schema.TaggedError<StoreError>()("StoreError", {
   message: Schema.String,
   /** The run directory that already holds results (`AlreadyHasResults`): the caller says how to resume it. */
   runDir: Schema.optional(Schema.String),
+  /** What failed underneath (`Io`: the file system's error), kept whole for traces; its message is in `message`. */
+  cause: Schema.optional(Schema.Defect),
 }) {}
+
+/** A file-system failure while doing `what`: named in the message, and kept as the error's cause. */
+export const storeIoError =
+  (what: string) =>
+  (cause: unknown): StoreError =>
+    new StoreError({
+      reason: "Io",
+      message: `${what}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      cause,
+    })
 
 export interface ResultStoreService {
   /** Where results live, for messages (`proctor eval --resume …`); null when not on disk. */

@@ -29,7 +29,7 @@ import {
 } from "./internal/JournalScan.js"
 import { splitSecrets } from "./internal/withoutSecrets.js"
 import { encodeModelCalls } from "./ModelCallCodec.js"
-import { ResultStore, type ResultStoreService, StoreError } from "./ResultStore.js"
+import { ResultStore, type ResultStoreService, StoreError, storeIoError } from "./ResultStore.js"
 
 export type { JournalPlan, JournalProblem }
 
@@ -51,9 +51,6 @@ export interface RunDirectoryManifest {
   /** Key paths of secrets left out of `config`; a resume must be given them again. */
   readonly omitted_secrets?: ReadonlyArray<string>
 }
-
-const io = (what: string) => (cause: unknown) =>
-  new StoreError({ reason: "Io", message: `${what}: ${(cause as Error).message ?? String(cause)}` })
 
 /** Syncs a directory, so a file just renamed into it is there after a crash too. */
 const syncDirectory = (dir: string) => {
@@ -114,7 +111,7 @@ export const initRunDirectory = (dir: string, runId: string, config: EvalRunConf
       writeFileAtomically(dir, CONFIG_FILE, (fd) => writeFileSync(fd, `${JSON.stringify(manifest, null, 2)}\n`))
       return true
     },
-    catch: io(`cannot create run directory ${dir}`),
+    catch: storeIoError(`cannot create run directory ${dir}`),
   }).pipe(
     Effect.filterOrFail(
       (created) => created,
@@ -232,7 +229,7 @@ const readEntries = (path: string, entries: JournalEntries): Journal => {
 }
 
 const scan = (path: string, plan: JournalPlan) =>
-  Effect.tryPromise({ try: () => scanJournal(path, plan), catch: io(`cannot read ${path}`) })
+  Effect.tryPromise({ try: () => scanJournal(path, plan), catch: storeIoError(`cannot read ${path}`) })
 
 /**
  * Opens the journal for a run of `plan`, without keeping results in memory (a 100,000-rollout run stays
@@ -254,7 +251,7 @@ export const openJournal = (dir: string, plan: JournalPlan) => {
           if (journal.torn !== null) await truncate(path, journal.torn.offset)
           else if (journal.unterminated) await appendFile(path, "\n")
         },
-        catch: io(`cannot cut ${path} back to its last whole line`),
+        catch: storeIoError(`cannot cut ${path} back to its last whole line`),
       }),
     ),
     Effect.map((journal) => readEntries(path, journal.entries)),
@@ -320,7 +317,7 @@ export const repairJournal = (dir: string, plan: JournalPlan, now = new Date()) 
         }
         return { backup, dropped }
       },
-      catch: io(`cannot repair ${path}`),
+      catch: storeIoError(`cannot repair ${path}`),
     }),
   )
 }
@@ -339,7 +336,7 @@ export const makeRunDirectoryStore = (dir: string, plan: JournalPlan) =>
         endLastLine(callsPath)
         return { fd: openSync(join(dir, RESULTS_FILE), "a"), callsFd: openSync(callsPath, "a") }
       },
-      catch: io(`cannot open the results journal in ${dir}`),
+      catch: storeIoError(`cannot open the results journal in ${dir}`),
     }),
     ({ fd, callsFd }) =>
       Effect.sync(() => {
@@ -351,8 +348,8 @@ export const makeRunDirectoryStore = (dir: string, plan: JournalPlan) =>
   ).pipe(
     Effect.map(({ fd, callsFd }): ResultStoreService => {
       const journalPath = join(dir, RESULTS_FILE)
-      const appendFailed = io(`cannot append to ${journalPath}`)
-      const callsFailed = io(`cannot append to ${join(dir, MODEL_CALLS_FILE)}`)
+      const appendFailed = storeIoError(`cannot append to ${journalPath}`)
+      const callsFailed = storeIoError(`cannot append to ${join(dir, MODEL_CALLS_FILE)}`)
       const writeTrace = (result: EvalResult) =>
         writeFileSync(
           join(dir, TRACES_DIR, traceFileName(result.seed, result.attempt, plan.attempts)),
@@ -391,7 +388,7 @@ export const makeRunDirectoryStore = (dir: string, plan: JournalPlan) =>
         saveSummary: (summary) =>
           Effect.try({
             try: () => writeFileSync(join(dir, SUMMARY_FILE), `${JSON.stringify(summary, null, 2)}\n`),
-            catch: io(`cannot write ${join(dir, SUMMARY_FILE)}`),
+            catch: storeIoError(`cannot write ${join(dir, SUMMARY_FILE)}`),
           }),
       }
     }),

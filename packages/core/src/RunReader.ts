@@ -7,7 +7,7 @@ import { callLineKey, resultLineKey } from "./internal/lineKey.js"
 import { NumberColumn } from "./internal/NumberColumn.js"
 import type { ModelCall } from "./ModelCall.js"
 import { decodeModelCalls } from "./ModelCallCodec.js"
-import { StoreError } from "./ResultStore.js"
+import { StoreError, storeIoError } from "./ResultStore.js"
 import {
   CONFIG_FILE,
   MODEL_CALLS_FILE,
@@ -54,9 +54,6 @@ interface Cursor {
  */
 const RESULTS_PER_READ = 250
 const READ_BUFFER_BYTES = 1024 * 1024
-
-const io = (what: string) => (cause: unknown) =>
-  new StoreError({ reason: "Io", message: `${what}: ${(cause as Error).message ?? String(cause)}` })
 
 const statOrNull = (path: string): Stats | null => {
   try {
@@ -216,7 +213,9 @@ const makeRunReader = (dir: string, manifest: RunDirectoryManifest | null): RunR
 
   const lock = Effect.unsafeMakeSemaphore(1)
   const refresh = () =>
-    lock.withPermits(1)(Effect.tryPromise({ try: indexAppended, catch: io(`cannot index the run in ${dir}`) }))
+    lock.withPermits(1)(
+      Effect.tryPromise({ try: indexAppended, catch: storeIoError(`cannot index the run in ${dir}`) }),
+    )
 
   const corrupt = (message: string) => new StoreError({ reason: "Corrupt", message })
   const parseResult = (bytes: Buffer, offset: number): EvalResult => {
@@ -226,7 +225,8 @@ const makeRunReader = (dir: string, manifest: RunDirectoryManifest | null): RunR
       throw corrupt(`${resultsPath}: the line at byte ${offset} is no longer a result`)
     }
   }
-  const failure = (what: string) => (cause: unknown) => (cause instanceof StoreError ? cause : io(what)(cause))
+  const failure = (what: string) => (cause: unknown) =>
+    cause instanceof StoreError ? cause : storeIoError(what)(cause)
 
   /** Results `[from, to)`, read from disk in one piece (they are in file order). */
   const readResults = (from: number, to: number): Array<EvalResult> => {
