@@ -1,10 +1,11 @@
 import type { AddressInfo } from "node:net"
 import { Interceptor, Pricing, type PricingOverrides } from "@proctor/core"
-import { Cause, Effect, Exit, Layer, ManagedRuntime, Redacted } from "effect"
+import { Effect, Exit, Layer, ManagedRuntime, Redacted } from "effect"
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from "fastify"
 import { DEFAULT_REDIS_PREFIX } from "../cluster/ClusterBus.js"
 import { clusterJobManagerLayer } from "../cluster/ClusterJobManager.js"
 import { ClusterStore } from "../cluster/ClusterStore.js"
+import { causeMessage } from "../internal/causeMessage.js"
 import { JobManager, type JobManagerOptions } from "../jobs/JobManager.js"
 import { JobStore } from "../jobs/JobStore.js"
 import { ServerMetrics } from "../jobs/ServerMetrics.js"
@@ -126,10 +127,16 @@ export const jobServerLayer = (options: JobServerOptions) => {
     options.intercept === false
       ? Layer.mergeAll(storeAndBox, metrics)
       : Layer.mergeAll(storeAndBox, metrics, interceptor.pipe(Layer.provide(metrics)))
-  const rateLimit = options.rateLimit === false ? null : (options.rateLimit ?? defaultRateLimit)
-  const apiKeys = ApiKeyCache.layer({ ttlMs: options.apiKeyCacheTtlMs ?? DEFAULT_API_KEY_CACHE_TTL_MS })
-  return Layer.mergeAll(JobManager.layer(options), RateLimiter.layer(rateLimit), apiKeys).pipe(Layer.provideMerge(base))
+  return withApiServices(options, JobManager.layer(options)).pipe(Layer.provideMerge(base))
 }
+
+/** What the routes need beside the job manager, embedded or clustered: the per-key rate limit and the key cache. */
+const withApiServices = <A, E, R>(options: JobServerOptions, manager: Layer.Layer<A, E, R>) =>
+  Layer.mergeAll(
+    manager,
+    RateLimiter.layer(options.rateLimit === false ? null : (options.rateLimit ?? defaultRateLimit)),
+    ApiKeyCache.layer({ ttlMs: options.apiKeyCacheTtlMs ?? DEFAULT_API_KEY_CACHE_TTL_MS }),
+  )
 
 /** An API replica: the same routes, jobs dispatched to workers through BullMQ instead of run here. */
 const clusterServerLayer = (options: JobServerOptions, redisUrl: string, databaseUrl: string) => {
@@ -144,22 +151,7 @@ const clusterServerLayer = (options: JobServerOptions, redisUrl: string, databas
     maxActiveJobsPerKey: options.maxActiveJobsPerKey,
     leaseTtlMs: options.leaseTtlMs,
   })
-  const rateLimit = options.rateLimit === false ? null : (options.rateLimit ?? defaultRateLimit)
-  const apiKeys = ApiKeyCache.layer({ ttlMs: options.apiKeyCacheTtlMs ?? DEFAULT_API_KEY_CACHE_TTL_MS })
-  return Layer.mergeAll(manager, RateLimiter.layer(rateLimit), apiKeys).pipe(Layer.provideMerge(base))
-}
-
-const describeBuildFailure = (cause: Cause.Cause<unknown>) => {
-  const failure = Cause.failureOption(cause)
-  if (
-    failure._tag === "Some" &&
-    typeof failure.value === "object" &&
-    failure.value !== null &&
-    "message" in failure.value
-  ) {
-    return String((failure.value as { message: unknown }).message)
-  }
-  return Cause.pretty(cause)
+  return withApiServices(options, manager).pipe(Layer.provideMerge(base))
 }
 
 /**
@@ -175,7 +167,7 @@ export const createJobServer = async (options: JobServerOptions): Promise<JobSer
   )
   if (Exit.isFailure(started)) {
     await runtime.dispose()
-    throw new Error(`the job server cannot start: ${describeBuildFailure(started.cause)}`)
+    throw new Error(`the job server cannot start: ${causeMessage(started.cause)}`)
   }
   const interceptor = started.value[1]
 
@@ -269,7 +261,7 @@ export const createJobServer = async (options: JobServerOptions): Promise<JobSer
   const resumed = await runtime.runPromiseExit(Effect.flatMap(JobManager, (manager) => manager.resumeAll))
   if (Exit.isFailure(resumed)) {
     await app.close()
-    throw new Error(`the job server cannot resume its jobs: ${describeBuildFailure(resumed.cause)}`)
+    throw new Error(`the job server cannot resume its jobs: ${causeMessage(resumed.cause)}`)
   }
 
   let closing: Promise<void> | null = null

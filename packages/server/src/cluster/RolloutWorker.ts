@@ -19,10 +19,11 @@ import {
   taskAppSolverLayer,
 } from "@proctor/core"
 import { Worker } from "bullmq"
-import { Cause, Context, Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
+import { Context, Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
 import Fastify, { type FastifyInstance } from "fastify"
 import { INTERCEPTOR_PREFIX, registerInterceptorRoutes } from "../api/interceptorRoutes.js"
 import { redisRateGate } from "../interceptor/redisRateGate.js"
+import { causeMessage } from "../internal/causeMessage.js"
 import { type JobSecrets, runConfigOf } from "../jobs/JobConfig.js"
 import type { JobEvent } from "../jobs/JobEvent.js"
 import { withInterception } from "../jobs/JobManager.js"
@@ -173,7 +174,7 @@ export const startRolloutWorker = async (options: RolloutWorkerOptions): Promise
   )
   if (Exit.isFailure(started)) {
     await runtime.dispose()
-    throw new Error(`the worker cannot start: ${messageOf(started.cause)}`)
+    throw new Error(`the worker cannot start: ${causeMessage(started.cause)}`)
   }
   const [store, cluster, box, interceptor] = started.value
 
@@ -355,16 +356,4 @@ export const startRolloutWorker = async (options: RolloutWorkerOptions): Promise
   }
   await worker.waitUntilReady()
   return { id, interceptorUrl, drain, closed }
-}
-
-const messageOf = (cause: Cause.Cause<unknown>): string => {
-  const failure = Cause.failureOption(cause)
-  if (
-    failure._tag === "Some" &&
-    typeof failure.value === "object" &&
-    failure.value !== null &&
-    "message" in failure.value
-  )
-    return String((failure.value as { message: unknown }).message)
-  return Cause.pretty(cause)
 }
