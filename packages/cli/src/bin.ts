@@ -5,7 +5,7 @@
 // manager is a Node process too: `pnpm proctor -- eval --env-file .env` keeps the flag from its Node, and
 // passes the `--` on, which is dropped here.
 import { loadScript } from "./internal/loadScript.js"
-import { readStaticAnswers, STATIC_ANSWERS_FILE, staticAnswer } from "./internal/staticAnswers.js"
+import { mayBeAnswered, readStaticAnswers, STATIC_ANSWERS_FILE, staticAnswer } from "./internal/staticAnswers.js"
 import { dropOutputToClosedPipes } from "./quietPipes.js"
 
 dropOutputToClosedPipes(process.stdout, process.stderr)
@@ -13,7 +13,9 @@ dropOutputToClosedPipes(process.stdout, process.stderr)
 const args = process.argv.slice(2)
 const argv = args[0] === "--" ? args.slice(1) : args
 // `--help` and `--version`, rendered by the build: printed without loading the program.
-const answer = staticAnswer(readStaticAnswers(new URL(STATIC_ANSWERS_FILE, import.meta.url)), argv)
+const answer = mayBeAnswered(argv)
+  ? staticAnswer(readStaticAnswers(new URL(STATIC_ANSWERS_FILE, import.meta.url)), argv)
+  : null
 if (answer !== null) process.stdout.write(answer)
 else {
   // main.ts, bundled into one script with its code cache (build.mjs): every command parses its arguments with it.

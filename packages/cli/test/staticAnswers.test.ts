@@ -4,7 +4,13 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import type { Command } from "commander"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { answerKey, STATIC_ANSWERS_FILE, type StaticAnswers, staticAnswer } from "../src/internal/staticAnswers.js"
+import {
+  answerKey,
+  mayBeAnswered,
+  STATIC_ANSWERS_FILE,
+  type StaticAnswers,
+  staticAnswer,
+} from "../src/internal/staticAnswers.js"
 import { createProgram } from "../src/main.js"
 import { captured, cleanEnv, cliBin, ensureBuilt } from "./fixtures/harness.js"
 
@@ -65,6 +71,8 @@ describe("proctor --help and --version from the build's answers", () => {
       ]),
     ]
     expect(Object.keys(answers).sort()).toEqual(asked.map(answerKey).sort())
+    // The entry reads the file only for these: none is left unread.
+    for (const argv of asked) expect(mayBeAnswered(argv), argv.join(" ")).toBe(true)
   })
 
   it("each answer is what the program prints, to a pipe or to a terminal of any width, in colour or not", async () => {
@@ -83,6 +91,8 @@ describe("proctor --help and --version from the build's answers", () => {
     for (const argv of [["eval", "--config", "x.toml", "--help"], ["constructor"], ["eval"], []]) {
       expect(staticAnswer(answers, argv), argv.join(" ")).toBeNull()
     }
+    // A command line that ends in no answered word is not even looked up.
+    for (const argv of [["eval", "--config", "x.toml"], ["jobs", "list"], []]) expect(mayBeAnswered(argv)).toBe(false)
   })
 
   it("the built entry prints them without its program, and exits 0", async () => {

@@ -14,6 +14,12 @@ export const HELP_WIDTH = 80
 
 export const answerKey = (argv: ReadonlyArray<string>): string => argv.join("\u0000")
 
+/** The words an answered command line ends with (build.mjs asks for these only): other commands read no file. */
+export const ANSWERED_LAST_WORDS: ReadonlyArray<string> = ["--help", "-h", "--version", "-V"]
+
+/** Whether `argv` may have a build-time answer: anything else goes straight to the program. */
+export const mayBeAnswered = (argv: ReadonlyArray<string>): boolean => ANSWERED_LAST_WORDS.includes(argv.at(-1) ?? "")
+
 export const readStaticAnswers = (file: URL): StaticAnswers => {
   try {
     return JSON.parse(readFileSync(file, "utf8")) as StaticAnswers
