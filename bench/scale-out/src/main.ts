@@ -28,6 +28,7 @@ import { createInterface } from "node:readline"
 import {
   argNumber,
   argString,
+  benchJobRequest,
   cores,
   describeCommit,
   int,
@@ -148,18 +149,7 @@ const api = async (url: string, key: string, method: "GET" | "POST", path: strin
 
 /** Submits a job and waits for it; seconds from the submit to `completed`, after checking every seed came back once. */
 const runJob = async (url: string, key: string, taskApp: string, seeds: number, maxConcurrent: number) => {
-  const body = {
-    task_app_url: taskApp,
-    task_app_api_key: null,
-    app_id: "bench",
-    env_name: "bench",
-    seeds: Array.from({ length: seeds }, (_, i) => i),
-    policy: { policy_name: "bench", model: "none" },
-    env_config: {},
-    mode: "eval",
-    max_concurrent: maxConcurrent,
-    timeout: 60,
-  }
+  const body = benchJobRequest(taskApp, seeds, maxConcurrent)
   const t0 = performance.now()
   const { job_id } = JSON.parse(await api(url, key, "POST", "/api/eval/jobs", body)) as { job_id: string }
   for (;;) {

@@ -1,4 +1,4 @@
-import { sleep } from "@proctor/bench-shared"
+import { benchJobRequest, sleep } from "@proctor/bench-shared"
 import { request } from "undici"
 import type { ServerProcess } from "./processes.js"
 import { JOB_DEADLINE_MS } from "./settings.js"
@@ -35,19 +35,7 @@ export const submitJob = async (
   concurrency: number,
   timeoutS = 60,
 ) => {
-  const body = {
-    task_app_url: taskAppOrigin,
-    task_app_api_key: null,
-    app_id: "bench",
-    env_name: "bench",
-    // A list of integers, as synth-ai's client sends them.
-    seeds: Array.from({ length: seeds }, (_, i) => i),
-    policy: { policy_name: "bench", model: "none" },
-    env_config: {},
-    mode: "eval",
-    max_concurrent: concurrency,
-    timeout: timeoutS,
-  }
+  const body = benchJobRequest(taskAppOrigin, seeds, concurrency, timeoutS)
   const { job_id } = JSON.parse(await api(server, key, "POST", "/api/eval/jobs", body)) as { job_id: string }
   return job_id
 }

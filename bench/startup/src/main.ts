@@ -49,8 +49,6 @@ const SECTION = "## startup"
 const HELP_WALL_TARGET_MS = 150
 const HELP_RSS_TARGET_MB = 60
 const EVAL_WALL_TARGET_MS = 500
-/** The row of `proctor --help` without NODE_EXTRA_CA_CERTS, when the environment sets it (`node -e 0` just before). */
-const HELP_WITHOUT_CERTS = 5
 
 /** Node parses the certificates NODE_EXTRA_CA_CERTS names as it starts, in every process: part of the floor. */
 const caCertsNote = (): string => {
@@ -155,17 +153,17 @@ const main = async () => {
   }
 
   const med = (i: number, f: (s: Sample) => number) => median(samples[i]!.map(f))
-  // Each row's floor is `node -e 0` in the same environment: the first row, or the first without the certificates.
-  const floorOf = (i: number) => (commands[i]!.env === undefined ? 0 : HELP_WITHOUT_CERTS - 1)
+  // Each environment's rows start with `node -e 0`, the floor of the rows after it: `--help`, then the eval.
+  const floorOf = (i: number) => commands.findIndex((command) => command.env === commands[i]!.env)
   const rows = commands.map((command, i) => {
     const wall = med(i, (s) => s.wallMs)
     const rss = med(i, (s) => s.rssMb)
     const floor = floorOf(i)
     return `| ${command.label} | ${wall.toFixed(0)} | ${ratio(wall / med(floor, (s) => s.wallMs))} | ${med(i, (s) => s.cpuMs).toFixed(0)} | ${rss.toFixed(1)} | ${ratio(rss / med(floor, (s) => s.rssMb))} | ${cores(med(i, (s) => s.others))} |`
   })
-  /** The three targets, for the commands from row `help` (`--help`, then the eval with interception). */
-  const targets = (help: number, where: string) => {
-    const floor = floorOf(help)
+  /** The three targets, for the rows after the floor at `floor` (`--help`, then the eval with interception). */
+  const targets = (floor: number, where: string) => {
+    const help = floor + 1
     const floorWall = med(floor, (s) => s.wallMs)
     const helpWall = med(help, (s) => s.wallMs)
     const helpRss = med(help, (s) => s.rssMb)
@@ -176,6 +174,7 @@ const main = async () => {
       `- one-seed eval of the math example, interception on, ≤ ${EVAL_WALL_TARGET_MS} ms wall${where}: ${evalWall.toFixed(0)} ms (${ratio(evalWall / floorWall)} \`node -e 0\`) — ${verdict(evalWall <= EVAL_WALL_TARGET_MS)}.`,
     ]
   }
+  const withoutCerts = commands.findIndex((command) => command.env !== undefined)
   const disturbed = samples.some((s) => median(s.map((x) => x.others)) > QUIET_CORES)
   const section = [
     SECTION,
@@ -192,10 +191,10 @@ const main = async () => {
     "",
     "Targets:",
     "",
-    ...targets(1, ""),
-    ...(commands.length > HELP_WITHOUT_CERTS
-      ? ["", "Without NODE_EXTRA_CA_CERTS:", "", ...targets(HELP_WITHOUT_CERTS, ", without NODE_EXTRA_CA_CERTS")]
-      : []),
+    ...targets(0, ""),
+    ...(withoutCerts === -1
+      ? []
+      : ["", "Without NODE_EXTRA_CA_CERTS:", "", ...targets(withoutCerts, ", without NODE_EXTRA_CA_CERTS")]),
     ...(disturbed
       ? [
           "",
