@@ -113,7 +113,7 @@ const keySection = (key: ConfigKey): string => {
 }
 
 const SOURCE =
-  "packages/core/src/EvalRunConfig.ts (EvalTomlSection and its annotations) and internal/reviewConfigKeys.ts"
+  "packages/core/src/config/EvalRunConfig.ts (EvalTomlSection and its annotations) and internal/reviewConfigKeys.ts"
 
 /** The config reference page. */
 export const configReference = (): string => {

@@ -5,7 +5,7 @@ import { code, page, table } from "./markdown.js"
 export const providersReference = (): string =>
   page({
     title: "Providers",
-    source: "packages/core/src/ModelEndpoint.ts (PROVIDERS)",
+    source: "packages/core/src/interceptor/ModelEndpoint.ts (PROVIDERS)",
     body: [
       "`--provider NAME` (or `provider` in the config) makes a provider's base URL the policy's model endpoint when",
       "no `inference_url` is given; the provider's key variable is sent only to it ([keys](../guide/models#keys)).",

@@ -6,7 +6,7 @@ import { code, page, table, text } from "./markdown.js"
 export const errorKindsReference = (): string =>
   page({
     title: "Error kinds",
-    source: "packages/core/src/EvalResult.ts (ErrorKind) and ErrorKindDoc.ts",
+    source: "packages/core/src/result/EvalResult.ts (ErrorKind) and ErrorKindDoc.ts",
     body: [
       'A rollout that did not produce a score is a result with `status: "error"`, an `error` message and one of',
       "these `error_kind`s. System errors are retried up to `max_retries` times with exponential backoff and",
@@ -45,7 +45,7 @@ const perMillion = (usdPerToken: number | undefined) =>
 export const pricingReference = (): string =>
   page({
     title: "Pricing",
-    source: "packages/core/src/internal/pricingData.ts (builtinPrices)",
+    source: "packages/core/src/pricing/internal/pricingData.ts (builtinPrices)",
     body: [
       "The cost of every model call proctor traces is priced from this table: the providers' list prices",
       "(standard tier) as published in November 2025, in USD per million tokens. `--pricing FILE` overrides or",

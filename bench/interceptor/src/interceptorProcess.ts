@@ -14,6 +14,7 @@
  *                                                                    closes, as the runner's thread does)
  *   {id, op: "pauses"}              → {id, loopDelay {p50, p99, max}, minor {count, ms, max}, major {…},
  *                                      stalls [[start, ms]], gcPauses [[start, ms]]}   (the thread's)
+ *   {id, op: "tick", on}            → {id}      (starts or stops the probe's 2 ms timer on the thread)
  *
  * Prints `{"url": …}` on stdout once it listens; exits when the IPC channel closes.
  */
@@ -48,7 +49,12 @@ interface PausesMessage {
   readonly op: "pauses"
 }
 
-type Message = OpenMessage | CloseMessage | MemoryMessage | PausesMessage
+interface TickMessage {
+  readonly op: "tick"
+  readonly on: boolean
+}
+
+type Message = OpenMessage | CloseMessage | MemoryMessage | PausesMessage | TickMessage
 
 const running = await startInterceptorWorker({
   host: "127.0.0.1",
@@ -110,6 +116,9 @@ const answer = async (message: Message): Promise<object> => {
       const delay = percentiles(loopDelays as Array<number>)
       return { loopDelay: { p50: delay.p50, p99: delay.p99, max: delay.max }, ...pauses }
     }
+    case "tick":
+      await probe({ op: "tick", on: message.on })
+      return {}
     case "memory": {
       const proxy = (await probe({ op: "memory", gc: message.gc })) as Record<HeapFigure, number>
       if (message.gc && gc !== undefined) {

@@ -21,7 +21,8 @@
  *
  * Flags: --rate N (proxied requests/s, direct the same; default 500), --duration S (JSON phase, default 25),
  * --stream-duration S (default 15), --slow-duration S (the 20 ms upstream, JSON and SSE each; 0 skips it;
- * default 8), --warmup S (default 3), --cids N (rollouts open at a time during the latency phases; default 50),
+ * default 8), --warmup S (default 3), --cpu-duration S (after each phase, the same schedule with the event-loop
+ * probe's timer stopped, where CPU per call is measured; 0 skips it; default 5), --cids N (rollouts open at a time during the latency phases; default 50),
  * --calls-per-rollout N (proxied calls per rollout in the latency phases before it is closed; default 20),
  * --memory-calls N (default 100000), --memory-rollouts N (default 1000), --memory-concurrency N (default 16),
  * --quiet-wait S (default 20), --no-write, --interceptor-prof DIR (run the interceptor with --cpu-prof),
@@ -33,6 +34,7 @@ import { openLoop, pools } from "./openLoop.js"
 import { startInterceptorProcess, startUpstream, type Upstream } from "./processes.js"
 import { describePhase, type PhaseStats, renderSection, statsOf } from "./report.js"
 import {
+  CPU_DURATION_S,
   DURATION_S,
   MEMORY_CALLS,
   MEMORY_ROLLOUTS,
@@ -63,9 +65,22 @@ const main = async () => {
       if (WARMUP_S > 0)
         await openLoop(`${name} warm-up`, interceptor, upstream, upstreamPids, WARMUP_S, stream, "bench-warmup")
       await quiet()
-      const result = statsOf(
-        await openLoop(name, interceptor, upstream, upstreamPids, seconds, stream, "bench-latency"),
-      )
+      const latency = await openLoop(name, interceptor, upstream, upstreamPids, seconds, stream, "bench-latency")
+      let unprobed = null
+      if (CPU_DURATION_S > 0) {
+        await interceptor.ticking(false)
+        unprobed = await openLoop(
+          `${name}, CPU`,
+          interceptor,
+          upstream,
+          upstreamPids,
+          CPU_DURATION_S,
+          stream,
+          "bench-cpu",
+        )
+        await interceptor.ticking(true)
+      }
+      const result = statsOf(latency, unprobed)
       log(`${name}: ${describePhase(result)}`)
       return result
     }
@@ -80,7 +95,9 @@ const main = async () => {
     if (MEMORY_CALLS > 0) {
       log(`memory: ${MEMORY_CALLS} calls across ${MEMORY_ROLLOUTS} rollouts`)
       await quiet()
+      await interceptor.ticking(false)
       memory = await memoryRun(interceptor, fast)
+      await interceptor.ticking(true)
     }
     const section = renderSection(phases, memory, {
       startedAt,

@@ -7,11 +7,15 @@
  *                                    stalls [[start, ms]], gcPauses [[start, ms]]}
  *                                   since the last "pauses": event-loop delay (sampled every 2 ms), GC pauses,
  *                                   in ms; starts are epoch ms
+ *   {probe: id, op: "tick", on}    → {probe: id}   starts or stops the 2 ms timer: each of its ticks wakes the
+ *                                   thread, which costs CPU the interceptor would not spend (tens of µs a tick
+ *                                   on a VM), so CPU per call is measured with it stopped
  */
 export const PROBE_CHANNEL = "proctor-bench-interceptor-probes"
 
 export interface ProbeRequest {
   readonly probe: number
-  readonly op: "memory" | "pauses"
+  readonly op: "memory" | "pauses" | "tick"
   readonly gc?: boolean
+  readonly on?: boolean
 }

@@ -17,15 +17,24 @@ const TICK_MS = 2
 const STALL_MS = 1
 let delays: Array<number> = []
 let stalls: Array<[number, number]> = []
-let lastTick = performance.now()
-// Unreferenced, like the channel: neither keeps the thread alive once the interceptor has stopped.
-setInterval(() => {
+let lastTick = 0
+const tick = () => {
   const now = performance.now()
   const late = Math.max(0, now - lastTick - TICK_MS)
   delays.push(late)
   if (late > STALL_MS) stalls.push([performance.timeOrigin + lastTick + TICK_MS, late])
   lastTick = now
-}, TICK_MS).unref()
+}
+let ticking: ReturnType<typeof setInterval> | null = null
+const setTicking = (on: boolean) => {
+  if (ticking !== null) clearInterval(ticking)
+  ticking = null
+  if (!on) return
+  lastTick = performance.now()
+  // Unreferenced, like the channel: neither keeps the thread alive once the interceptor has stopped.
+  ticking = setInterval(tick, TICK_MS).unref()
+}
+setTicking(true)
 const emptyGc = () => ({ count: 0, ms: 0, max: 0 })
 let minor = emptyGc()
 let major = emptyGc()
@@ -48,6 +57,11 @@ probes.unref()
 probes.onmessage = (event) => {
   const message = (event as unknown as { data: ProbeRequest }).data
   if (typeof message.probe !== "number") return
+  if (message.op === "tick") {
+    setTicking(message.on === true)
+    probes.postMessage({ probe: message.probe })
+    return
+  }
   if (message.op === "memory") {
     if (message.gc && gc !== undefined) {
       gc()

@@ -58,6 +58,8 @@ export interface InterceptorProcess {
   readonly memory: (gc: boolean) => Promise<MemoryReading>
   /** Event-loop delay and GC pauses since the previous call. */
   readonly pauses: () => Promise<Pauses>
+  /** Starts or stops the event-loop probe's timer (stopped while CPU per call is measured). */
+  readonly ticking: (on: boolean) => Promise<void>
   readonly stop: () => Promise<void>
 }
 
@@ -106,6 +108,9 @@ export const startInterceptorProcess = async (): Promise<InterceptorProcess> => 
     close: (cid, detail) => call({ op: "close", cid, detail }),
     memory: (gc) => call({ op: "memory", gc }),
     pauses: () => call({ op: "pauses" }),
+    ticking: async (on) => {
+      await call({ op: "tick", on })
+    },
     stop: interceptor.stop,
   }
 }

@@ -7,12 +7,12 @@ import {
   measuredAt,
   median,
   PEAK_RSS_METHOD,
+  type ProctorRun,
   QUIET_CORES,
   ratio,
   verdict,
 } from "@proctor/bench-shared"
-import type { LoopRun } from "./bareLoops.js"
-import type { ProctorRun } from "./proctorRun.js"
+import type { LoopRun, WholeProcessRun } from "./bareLoops.js"
 import {
   CONCURRENCY,
   QUIET_WAIT_S,
@@ -23,6 +23,7 @@ import {
   SECTION,
   THROUGHPUT_TARGET,
   WARMUP,
+  WHOLE_PROCESS_TARGET,
 } from "./settings.js"
 
 const secs = (x: number) => x.toFixed(2)
@@ -32,7 +33,11 @@ const micros = (seconds: number, n: number) => int((seconds / n) * 1e6)
 export interface Round {
   readonly undici: LoopRun
   readonly nodeHttp: LoopRun
+  /** The same loop as a process of its own, beside `proctor` as a pair of whole processes. */
+  readonly nodeHttpProcess: WholeProcessRun
   readonly proctor: ProctorRun
+  /** Which of the pair ran first. */
+  readonly bareFirst: boolean
 }
 
 export interface RunInfo {
@@ -44,7 +49,7 @@ export interface RunInfo {
 
 export const renderSection = (
   rounds: ReadonlyArray<Round>,
-  rss: ProctorRun,
+  rss: ReadonlyArray<ProctorRun>,
   discarded: ReadonlyArray<DiscardedAttempt>,
   info: RunInfo,
 ): string => {
@@ -55,11 +60,16 @@ export const renderSection = (
   const mWall = med((r) => r.proctor.wallThroughput)
   const inVsNode = mIn / mNode
   const inVsUndici = mIn / mUndici
-  const maxOthers = Math.max(
-    ...rounds.flatMap((r) => [r.undici.otherCores, r.nodeHttp.otherCores, r.proctor.otherCores]),
-    rss.otherCores,
-  )
-  const kept = rounds.flatMap((r) => [r.undici.otherCores, r.nodeHttp.otherCores, r.proctor.otherCores])
+  const pairRatios = rounds.map((r) => r.proctor.wallThroughput / r.nodeHttpProcess.wallThroughput)
+  const wholeVsBare = median(pairRatios)
+  const othersOf = (r: Round) => [
+    r.undici.otherCores,
+    r.nodeHttp.otherCores,
+    r.nodeHttpProcess.otherCores,
+    r.proctor.otherCores,
+  ]
+  const maxOthers = Math.max(...rounds.flatMap(othersOf), ...rss.map((r) => r.otherCores))
+  const kept = rounds.flatMap(othersOf)
   const keptCount = kept.length
   const disturbed = kept.filter((x) => x > QUIET_CORES).length
   const row = (label: string, cells: ReadonlyArray<string>) => `| ${label} | ${cells.join(" | ")} |`
@@ -77,10 +87,12 @@ export const renderSection = (
     `Setup: a zero-work task app on bare \`node:http\` in its own process on 127.0.0.1; ${int(ROLLOUTS)} POST /rollout ` +
       `per measurement at concurrency ${CONCURRENCY}, with the body proctor sends (built and serialised per request) ` +
       `and the answer JSON-parsed and checked. Warm-up: ${int(WARMUP)} requests through each bare loop and one ` +
-      `small \`proctor eval\`. Then ${ROUNDS} rounds, each running the three measurements in turn against the same ` +
-      "server process. `proctor eval` runs as a child process (`--json`, `--run-dir` in a temp dir): " +
-      "*in-run* is its `summary.throughput_per_s`; *whole process* is seeds ÷ wall time from spawn to exit " +
-      "(Node startup, config, preflight, the run, reading the journal back, printing). Before each measurement " +
+      `small \`proctor eval\`. Then ${ROUNDS} rounds, each running four measurements against the same ` +
+      "server process: the two bare loops in the bench's process, then a pair of whole processes — the node:http " +
+      "loop as a script of its own (`bareLoopProcess.js`, node: modules only) and `proctor eval` (`--json`, " +
+      "`--run-dir` in a temp dir) — in the other order each round. *in-run* is proctor's `summary.throughput_per_s`; " +
+      "*whole process* is seeds ÷ wall time from spawn to exit (Node start-up, for proctor also config, preflight, " +
+      "reading the journal back and printing). Before each measurement " +
       `the bench waits (up to ${QUIET_WAIT_S} s) for other processes to use under ${QUIET_CORES} cores; ` +
       "*others* is the CPU (in cores) that processes other than the client and the task app used during the " +
       "measurement — anything above ~0.1 means the figures next to it are depressed by competition for the 2 cores. " +
@@ -88,26 +100,34 @@ export const renderSection = (
       "least disturbed attempt is kept; the discarded attempts are listed below the targets.",
     "",
     "| round | bare undici Pool (/s) | bare node:http keep-alive (/s) | proctor in-run (/s) | " +
-      "proctor whole process (/s) | proctor wall time (s) | proctor peak RSS (MB) | others (cores): undici / node:http / proctor |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|",
+      "whole processes, first of the pair | bare node:http loop, whole process (/s) | proctor whole process (/s) | " +
+      "proctor ÷ bare, whole processes | wall time (s): bare / proctor | peak RSS (MB): bare / proctor | " +
+      "others (cores): undici / node:http / bare process / proctor |",
+    "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|",
     ...rounds.map((r, i) =>
       row(String(i + 1), [
         int(r.undici.throughput),
         int(r.nodeHttp.throughput),
         int(r.proctor.inRunThroughput),
+        r.bareFirst ? "bare loop" : "proctor",
+        int(r.nodeHttpProcess.wallThroughput),
         int(r.proctor.wallThroughput),
-        secs(r.proctor.wallSeconds),
-        mb(r.proctor.peakRssMb),
-        `${cores(r.undici.otherCores)} / ${cores(r.nodeHttp.otherCores)} / ${cores(r.proctor.otherCores)}`,
+        ratio(pairRatios[i]!),
+        `${secs(r.nodeHttpProcess.wallSeconds)} / ${secs(r.proctor.wallSeconds)}`,
+        `${mb(r.nodeHttpProcess.peakRssMb)} / ${mb(r.proctor.peakRssMb)}`,
+        othersOf(r).map(cores).join(" / "),
       ]),
     ),
     row("**median**", [
       int(mUndici),
       int(mNode),
       int(mIn),
+      "",
+      int(med((r) => r.nodeHttpProcess.wallThroughput)),
       int(mWall),
-      secs(med((r) => r.proctor.wallSeconds)),
-      mb(med((r) => r.proctor.peakRssMb)),
+      ratio(wholeVsBare),
+      `${secs(med((r) => r.nodeHttpProcess.wallSeconds))} / ${secs(med((r) => r.proctor.wallSeconds))}`,
+      `${mb(med((r) => r.nodeHttpProcess.peakRssMb))} / ${mb(med((r) => r.proctor.peakRssMb))}`,
       "",
     ]),
     "",
@@ -131,16 +151,29 @@ export const renderSection = (
       `bare node:http ${micros(
         med((r) => r.nodeHttp.cpuSeconds),
         ROLLOUTS,
-      )}, ` +
+      )} (as a whole process ${micros(
+        med((r) => r.nodeHttpProcess.cpuSeconds),
+        ROLLOUTS,
+      )}), ` +
       `proctor eval ${micros(
         med((r) => r.proctor.cpuSeconds),
         ROLLOUTS,
       )}.`,
     "",
-    `Peak RSS of \`proctor eval\` with ${int(rss.seeds)} seeds at concurrency ${CONCURRENCY}: ` +
-      `**${mb(rss.peakRssMb)} MB** (${PEAK_RSS_METHOD}); in-run ${int(rss.inRunThroughput)}/s, whole process ` +
-      `${int(rss.wallThroughput)}/s (${secs(rss.wallSeconds)} s wall, ${micros(rss.cpuSeconds, rss.seeds)} µs CPU ` +
-      `per rollout, others ${cores(rss.otherCores)} cores).`,
+    `Peak RSS of \`proctor eval\` at concurrency ${CONCURRENCY} (${PEAK_RSS_METHOD}):`,
+    "",
+    "| seeds | peak RSS (MB) | in-run (/s) | whole process (/s) | wall (s) | CPU µs per rollout | others (cores) |",
+    "|---:|---:|---:|---:|---:|---:|---:|",
+    ...rss.map((r) =>
+      row(int(r.seeds), [
+        `**${mb(r.peakRssMb)}**`,
+        int(r.inRunThroughput),
+        int(r.wallThroughput),
+        secs(r.wallSeconds),
+        micros(r.cpuSeconds, r.seeds),
+        cores(r.otherCores),
+      ]),
+    ),
     "",
     "Targets:",
     "",
@@ -151,8 +184,14 @@ export const renderSection = (
         ? ""
         : ` Not reliable: ${disturbed} of the ${keptCount} kept throughput measurements were disturbed by other ` +
           `processes (others > ${QUIET_CORES} cores), which can move these ratios either way; rerun on a quiet machine.`),
-    `- peak RSS ≤ ${RSS_TARGET_MB} MB for ${int(rss.seeds)} seeds: ${mb(rss.peakRssMb)} MB — ` +
-      `${verdict(rss.peakRssMb <= RSS_TARGET_MB)}.`,
+    `- proctor eval, whole process, ≥ ${WHOLE_PROCESS_TARGET}× the bare node:http loop as a whole process (median of ` +
+      `the ${rounds.length} pairs' ratios, ${pairRatios.map(ratio).join(", ")}): ${ratio(wholeVsBare)} — ` +
+      `${verdict(wholeVsBare >= WHOLE_PROCESS_TARGET)}.`,
+    ...rss.map(
+      (r) =>
+        `- peak RSS ≤ ${RSS_TARGET_MB} MB for ${int(r.seeds)} seeds: ${mb(r.peakRssMb)} MB — ` +
+        `${verdict(r.peakRssMb <= RSS_TARGET_MB)}.`,
+    ),
     ...(discarded.length === 0
       ? []
       : [

@@ -18,32 +18,36 @@
  * Flags: --workers 1,2,4, --concurrency C (per worker, default 16), --latency-ms N (default 200), --seconds S
  * (ideal duration of a run, default 10), --variants embedded,cluster, --quiet-wait S (default 60), --no-write.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { spawnSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
-import { cpus, tmpdir } from "node:os"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { createInterface } from "node:readline"
 import {
   argNumber,
   argString,
+  atBenchExit,
   benchJobRequest,
   cores,
   describeCommit,
+  freePort,
   int,
+  jsonLine,
   loads,
   log,
-  machineCpu,
+  machineDescription,
+  matched,
   POSITIVE_INTEGER,
   processCpu,
   publishSection,
   QUIET_CORES,
   REPO_ROOT,
   ratio,
-  selfCpu,
   sleep,
+  startCpuMeter,
+  startProcess,
   verdict,
+  waitForQuiet,
   ZERO_WORK_TASK_APP,
 } from "@proctor/bench-shared"
 import { type OwnPostgres, startOwnPostgres } from "./postgres.js"
@@ -61,67 +65,14 @@ const JOB_DEADLINE_MS = 10 * 60_000
 
 // --------------------------------------------------------------------------------------------- processes
 
-const children = new Set<ChildProcess>()
-const cleanups: Array<() => void> = []
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
-    for (const cleanup of cleanups) cleanup()
-    process.exit(130)
-  })
-}
-
-interface Started {
-  readonly child: ChildProcess
-  readonly pid: number
-  /** The first stdout/stderr line matching the pattern given at start. */
-  readonly match: RegExpExecArray
-  /** SIGTERM (SIGKILL after 30 s); resolves once it exited. */
-  readonly stop: () => Promise<void>
-}
-
-/** Spawns a process and resolves once a line of its output matches `ready`. */
-const start = (what: string, command: string, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv, ready: RegExp) =>
-  new Promise<Started>((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ["pipe", "pipe", "pipe"] })
-    children.add(child)
-    const exited = new Promise<void>((done) =>
-      child.once("exit", () => {
-        children.delete(child)
-        done()
-      }),
-    )
-    let output = ""
-    const onLine = (line: string) => {
-      output += `${line}\n`
-      const match = ready.exec(line)
-      if (match === null) return
-      resolve({
-        child,
-        pid: child.pid!,
-        match,
-        stop: async () => {
-          if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM")
-          const timer = setTimeout(() => child.kill("SIGKILL"), 30_000)
-          await exited
-          clearTimeout(timer)
-        },
-      })
-    }
-    createInterface({ input: child.stdout! }).on("line", onLine)
-    createInterface({ input: child.stderr! }).on("line", onLine)
-    void exited.then(() => reject(new Error(`${what} exited before it was ready:\n${output}`)))
-  })
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
+/** A process of the system measured: ready once a line of its stdout or stderr matches `ready`. */
+const start = (
+  what: string,
+  options: { script: string } | { command: string },
+  args: ReadonlyArray<string>,
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+) => startProcess({ what, ...options, args, env, ready: matched(ready), readyOnStderr: true, killAfterMs: 30_000 })
 
 const proctor = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv) => {
   const result = spawnSync(process.execPath, [CLI, ...args], { env, encoding: "utf8" })
@@ -190,50 +141,32 @@ interface Run {
   readonly otherCores: number
 }
 
-/** Cores used by processes outside `ours` over a stretch of time. */
-const othersMeter = (ours: () => number) => {
-  const busy0 = machineCpu().busy
-  const ours0 = ours() + selfCpu()
-  const t0 = performance.now()
-  return () => {
-    const seconds = (performance.now() - t0) / 1000
-    const others = machineCpu().busy - busy0 - (ours() + selfCpu() - ours0)
-    return Math.max(0, others / seconds)
-  }
+interface TaskApp {
+  readonly url: string
+  readonly pid: number
 }
 
-const waitForQuiet = async () => {
-  const deadline = performance.now() + QUIET_WAIT_S * 1000
-  for (;;) {
-    const meter = othersMeter(() => 0)
-    await sleep(1000)
-    const others = meter()
-    if (others < QUIET_CORES || performance.now() >= deadline) {
-      if (others >= QUIET_CORES) log(`  (busy machine: other processes use ${cores(others)} cores; measuring anyway)`)
-      return
-    }
-  }
-}
+const quiet = (taskApp: TaskApp) => waitForQuiet([taskApp.pid], { maxSeconds: QUIET_WAIT_S })
 
 const seedsFor = (workers: number) => Math.round((workers * CONCURRENCY * IDEAL_SECONDS * 1000) / LATENCY_MS)
 
-const runEmbedded = async (workers: number, taskApp: string): Promise<Run> => {
+const runEmbedded = async (workers: number, taskApp: TaskApp): Promise<Run> => {
   const dataDir = mkdtempSync(join(tmpdir(), "proctor-bench-embedded-"))
   const env = { ...process.env, PROCTOR_SECRET_KEY: undefined }
   try {
     const key = proctor(["keys", "create", "--name", "bench", "--data-dir", dataDir], env)
-    await waitForQuiet()
+    await quiet(taskApp)
     const server = await start(
       "proctor serve",
-      process.execPath,
-      [CLI, "serve", "--data-dir", dataDir, "--port", "0"],
+      { script: CLI },
+      ["serve", "--data-dir", dataDir, "--port", "0"],
       env,
       serveReady,
     )
-    const meter = othersMeter(() => processCpu(server.pid))
+    const meter = startCpuMeter([server.pid, taskApp.pid])
     const seeds = seedsFor(workers)
-    const seconds = await runJob(server.match[1]!, key, taskApp, seeds, workers * CONCURRENCY)
-    const otherCores = meter()
+    const seconds = await runJob(server.ready[1]!, key, taskApp.url, seeds, workers * CONCURRENCY)
+    const otherCores = meter().otherCores
     const cpu = processCpu(server.pid)
     await server.stop()
     return { variant: "embedded", workers, seeds, seconds, cpu: [["server", cpu]], otherCores }
@@ -242,12 +175,12 @@ const runEmbedded = async (workers: number, taskApp: string): Promise<Run> => {
   }
 }
 
-const runCluster = async (workers: number, taskApp: string, postgres: OwnPostgres): Promise<Run> => {
+const runCluster = async (workers: number, taskApp: TaskApp, postgres: OwnPostgres): Promise<Run> => {
   const redisPort = await freePort()
   const prefix = `bench-${randomBytes(4).toString("hex")}`
   const redis = await start(
     "redis-server",
-    "redis-server",
+    { command: "redis-server" },
     [
       "--port",
       String(redisPort),
@@ -268,36 +201,21 @@ const runCluster = async (workers: number, taskApp: string, postgres: OwnPostgre
   const env = { ...process.env, PROCTOR_SECRET_KEY: randomBytes(32).toString("base64") }
   const cluster = ["--database-url", databaseUrl, "--redis-url", redisUrl, "--redis-prefix", prefix]
   const key = proctor(["keys", "create", "--name", `bench-${prefix}`, "--database-url", databaseUrl], env)
-  await waitForQuiet()
+  await quiet(taskApp)
   const pg0 = postgres.cpuSeconds()
   const redis0 = processCpu(redis.pid)
-  const apiServer = await start(
-    "proctor serve",
-    process.execPath,
-    [CLI, "serve", ...cluster, "--port", "0"],
-    env,
-    serveReady,
-  )
+  const apiServer = await start("proctor serve", { script: CLI }, ["serve", ...cluster, "--port", "0"], env, serveReady)
   const workerProcesses = await Promise.all(
     Array.from({ length: workers }, () =>
-      start(
-        "proctor worker",
-        process.execPath,
-        [CLI, "worker", ...cluster, "--concurrency", String(CONCURRENCY)],
-        env,
-        /./,
-      ),
+      start("proctor worker", { script: CLI }, ["worker", ...cluster, "--concurrency", String(CONCURRENCY)], env, /./),
     ),
   )
-  const ours = () =>
-    processCpu(apiServer.pid) +
-    workerProcesses.reduce((sum, worker) => sum + processCpu(worker.pid), 0) +
-    postgres.cpuSeconds() +
-    processCpu(redis.pid)
-  const meter = othersMeter(ours)
+  const pgAtStart = postgres.cpuSeconds()
+  const meter = startCpuMeter([apiServer.pid, ...workerProcesses.map((worker) => worker.pid), redis.pid, taskApp.pid])
   const seeds = seedsFor(workers)
-  const seconds = await runJob(apiServer.match[1]!, key, taskApp, seeds, workers * CONCURRENCY)
-  const otherCores = meter()
+  const seconds = await runJob(apiServer.ready[1]!, key, taskApp.url, seeds, workers * CONCURRENCY)
+  // PostgreSQL's backends come and go: the cluster's CPU is read as a whole, not by pid.
+  const otherCores = meter(postgres.cpuSeconds() - pgAtStart).otherCores
   const workerCpu = workerProcesses.reduce((sum, worker) => sum + processCpu(worker.pid), 0)
   const apiCpu = processCpu(apiServer.pid)
   await Promise.all([apiServer.stop(), ...workerProcesses.map((worker) => worker.stop())])
@@ -330,7 +248,7 @@ const render = (runs: ReadonlyArray<Run>, command: string, loadBefore: string, l
   const lines = [
     SECTION,
     "",
-    `Measured ${new Date().toISOString()} on ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), ` +
+    `Measured ${new Date().toISOString()} on ${machineDescription()}, ` +
       `${describeCommit(REPO_ROOT) ?? "(not in a git checkout)"}; load average (1/5/15 min) ${loadBefore} before, ` +
       `${loadAfter} after. Task app: ${LATENCY_MS} ms per rollout; ${CONCURRENCY} rollouts at once per worker ` +
       "(the embedded server runs the same total at once in-process).",
@@ -376,30 +294,30 @@ const render = (runs: ReadonlyArray<Run>, command: string, loadBefore: string, l
 const main = async () => {
   const command = `node bench/scale-out/dist/main.js ${process.argv.slice(2).join(" ")}`.trim()
   const loadBefore = loads()
-  const taskApp = await start(
-    "task app",
-    process.execPath,
-    [ZERO_WORK_TASK_APP, "--latency-ms", String(LATENCY_MS), "--exit-with-stdin"],
-    process.env,
-    /"port":\s*(\d+)/,
-  )
-  const taskAppUrl = `http://127.0.0.1:${taskApp.match[1]}`
+  const taskApp = await startProcess({
+    what: "task app",
+    script: ZERO_WORK_TASK_APP,
+    args: ["0", "--latency-ms", String(LATENCY_MS), "--exit-with-stdin"],
+    stdinPipe: true,
+    ready: jsonLine<{ port: number }>(),
+  })
+  const app: TaskApp = { url: `http://127.0.0.1:${taskApp.ready.port}`, pid: taskApp.pid }
   const runs: Array<Run> = []
   let postgres: OwnPostgres | null = null
   try {
     if (VARIANTS.includes("embedded")) {
       for (const workers of WORKER_COUNTS) {
         log(`embedded server, ${workers * CONCURRENCY} at once…`)
-        runs.push(await runEmbedded(workers, taskAppUrl))
+        runs.push(await runEmbedded(workers, app))
         log(`  ${rateOf(runs.at(-1)!).toFixed(1)} rollouts/s`)
       }
     }
     if (VARIANTS.includes("cluster")) {
       postgres = await startOwnPostgres()
-      cleanups.push(postgres.stop)
+      atBenchExit(postgres.stop)
       for (const workers of WORKER_COUNTS) {
         log(`cluster, ${workers} worker(s) × ${CONCURRENCY}…`)
-        runs.push(await runCluster(workers, taskAppUrl, postgres))
+        runs.push(await runCluster(workers, app, postgres))
         log(`  ${rateOf(runs.at(-1)!).toFixed(1)} rollouts/s`)
       }
     }
@@ -411,8 +329,6 @@ const main = async () => {
 }
 
 main().catch((error: unknown) => {
-  for (const child of children) child.kill("SIGKILL")
-  for (const cleanup of cleanups) cleanup()
   log(error instanceof Error ? (error.stack ?? error.message) : String(error))
   process.exit(1)
 })

@@ -1,9 +1,8 @@
 import { execFileSync, spawnSync } from "node:child_process"
 import { chownSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { CLK_TCK, processCpu } from "@proctor/bench-shared"
+import { CLK_TCK, freePort, processCpu } from "@proctor/bench-shared"
 
 /**
  * A PostgreSQL cluster of the bench's own (initdb in a temp dir, its own port), so every CPU second it spends is
@@ -18,16 +17,6 @@ export interface OwnPostgres {
   readonly cpuSeconds: () => number
   readonly stop: () => void
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 
 const binDir = () => {
   for (const dir of ["/usr/lib/postgresql"]) {

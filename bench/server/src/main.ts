@@ -27,7 +27,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { describeProctor, loads, log, publishSection, startZeroWorkTaskApp } from "@proctor/bench-shared"
+import {
+  describeProctor,
+  loads,
+  log,
+  type ProctorRun,
+  publishSection,
+  runProctorEval,
+  startZeroWorkTaskApp,
+} from "@proctor/bench-shared"
 import { createApiKey, DEFAULT_MAX_SEEDS_PER_JOB } from "@proctor/server"
 import { request } from "undici"
 import { type BigJobResult, runBigJob } from "./bigJob.js"
@@ -36,7 +44,17 @@ import { api, submitJob, waitForJob } from "./jobApi.js"
 import { type PortProcess, type ServerProcess, startBare, startServer } from "./processes.js"
 import { type Round, renderSection } from "./report.js"
 import { measureRunningJob } from "./runningJob.js"
-import { BIG_CONCURRENCY, BIG_SEEDS, DURATION_S, quiet, ROUNDS, SECTION, SMALL_SEEDS, WARMUP_S } from "./settings.js"
+import {
+  BIG_CONCURRENCY,
+  BIG_SEEDS,
+  CLI_BIN,
+  DURATION_S,
+  quiet,
+  ROUNDS,
+  SECTION,
+  SMALL_SEEDS,
+  WARMUP_S,
+} from "./settings.js"
 
 const main = async () => {
   const startedAt = new Date()
@@ -96,15 +114,21 @@ const main = async () => {
     server = null
 
     let big: BigJobResult | null = null
+    let cli: ProctorRun | null = null
     if (BIG_SEEDS > 0) {
       // A fresh server process on the same data dir, so its RSS and VmHWM describe this job alone.
       server = await startServer(dataDir, Math.max(DEFAULT_MAX_SEEDS_PER_JOB, BIG_SEEDS))
       log(`big job: ${BIG_SEEDS} seeds at max_concurrent ${BIG_CONCURRENCY}; job server pid ${server.pid}`)
       await quiet([server.pid, taskApp.pid])
       big = await runBigJob(server, key, taskApp)
+      await server.stop()
+      server = null
+      log(`the same job through proctor eval`)
+      await quiet([taskApp.pid])
+      cli = await runProctorEval(CLI_BIN, taskApp, BIG_SEEDS, BIG_CONCURRENCY)
     }
 
-    const section = renderSection(rounds, running, big, {
+    const section = renderSection(rounds, running, big, cli, {
       startedAt,
       proctor: describeProctor(),
       loadBefore,

@@ -8,6 +8,7 @@ import {
   median,
   mib,
   ms,
+  type ProctorRun,
   ratio,
   verdict,
 } from "@proctor/bench-shared"
@@ -22,6 +23,7 @@ import {
   FLAT_FRACTION,
   PIPELINING,
   SECTION,
+  SERVER_VS_CLI_TARGET,
   SMALL_SEEDS,
   SQLITE_PAGE_CACHE_BYTES,
   TARGET_RATIO,
@@ -69,6 +71,7 @@ export const renderSection = (
   rounds: ReadonlyArray<Round>,
   running: LoadResult,
   big: BigJobResult | null,
+  cli: ProctorRun | null,
   info: RunInfo,
 ): string => {
   const row = (cells: ReadonlyArray<string>) => `| ${cells.join(" | ")} |`
@@ -149,6 +152,7 @@ export const renderSection = (
     "",
   ]
   if (big !== null) lines.push(...renderBigJob(big))
+  if (big !== null && cli !== null) lines.push(...renderAgainstCli(big, cli))
   const others = [
     ...rounds.flatMap((r) => [r.server.otherCores, r.bare.otherCores]),
     ...(big === null ? [] : [big.otherCores, ...big.streams.map((s) => s.otherCores)]),
@@ -320,3 +324,23 @@ export const renderBigJob = (big: BigJobResult): ReadonlyArray<string> => {
  * The status of a job that is still running: one rollout sent to a task app that takes it and never answers,
  * so nothing changes while autocannon polls it. Cancelled afterwards.
  */
+
+/** The embedded server against `proctor eval` on the same job: the same seeds, concurrency and task app. */
+const renderAgainstCli = (big: BigJobResult, cli: ProctorRun): ReadonlyArray<string> => {
+  const serverRate = big.seeds / big.serverSeconds
+  const versus = serverRate / cli.inRunThroughput
+  return [
+    "",
+    `### The same job through \`proctor eval\``,
+    "",
+    `\`proctor eval --url TASK_APP --seeds 0-${big.seeds - 1} --concurrency ${BIG_CONCURRENCY} --json --no-intercept\` ` +
+      "as a whole process after the job server stopped, against the same zero-work task app: in-run " +
+      `${int(cli.inRunThroughput)} rollouts/s (\`summary.throughput_per_s\`), whole process ${int(cli.wallThroughput)}/s; ` +
+      `${int((cli.cpuSeconds / cli.seeds) * 1e6)} µs of CPU per rollout (the whole process); others ` +
+      `${cores(cli.otherCores)} cores.`,
+    "",
+    `- embedded job server ≥ ${SERVER_VS_CLI_TARGET}× the CLI's in-run throughput on the same job: ` +
+      `${int(serverRate)} / ${int(cli.inRunThroughput)} rollouts/s = ${ratio(versus)} — ` +
+      `${verdict(versus >= SERVER_VS_CLI_TARGET)}.`,
+  ]
+}

@@ -1,6 +1,6 @@
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { argNumber, argString, waitForQuiet } from "@proctor/bench-shared"
+import { argNumber, argString, REPO_ROOT, waitForQuiet } from "@proctor/bench-shared"
 
 export const DURATION_S = Math.max(1, Math.round(argNumber("--duration", 10)))
 export const ROUNDS = Math.max(1, Math.round(argNumber("--rounds", 3)))
@@ -20,6 +20,9 @@ export const PIPELINING = 1
 export const BIG_STATUS_DURATION_S = 5
 export const TARGET_RPS = 5_000
 export const TARGET_RATIO = 0.5
+/** Issue 13: the embedded job server runs a job at least this share of `proctor eval`'s in-run rate. */
+export const SERVER_VS_CLI_TARGET = 0.5
+export const CLI_BIN = join(REPO_ROOT, "packages/cli/dist/bin.cjs")
 /** Flat: RSS grows by less than this fraction of what holding every row's JSON text would take. */
 export const FLAT_FRACTION = 0.25
 /** V8 and malloc give freed pages back just after a GC: RSS is read this long after it. */

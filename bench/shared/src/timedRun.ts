@@ -33,22 +33,24 @@ export interface TimedRun {
 /**
  * Runs `node ARGS` to its exit, as a user runs it (output to pipes), with its wall time, CPU and peak RSS: from
  * GNU time where there is one, else by polling /proc (VmHWM is a high-water mark, so polling misses nothing).
- * `env` replaces this process's environment.
+ * `env` replaces this process's environment; `node` is another Node binary than this one (a tool that needs a
+ * newer Node).
  */
 export const timedNode = async (
   args: ReadonlyArray<string>,
   env: NodeJS.ProcessEnv = process.env,
+  node: string = process.execPath,
 ): Promise<TimedRun> => {
   const tmp = mkdtempSync(join(tmpdir(), "proctor-bench-time-"))
   const timeFile = join(tmp, "gnu-time")
   try {
     const t0 = performance.now()
     const child = hasGnuTime
-      ? spawn(GNU_TIME, ["-f", "%M %U %S", "-o", timeFile, process.execPath, ...args], {
+      ? spawn(GNU_TIME, ["-f", "%M %U %S", "-o", timeFile, node, ...args], {
           env,
           stdio: ["ignore", "pipe", "pipe"],
         })
-      : spawn(process.execPath, [...args], { env, stdio: ["ignore", "pipe", "pipe"] })
+      : spawn(node, [...args], { env, stdio: ["ignore", "pipe", "pipe"] })
     let polledPeak = 0
     let polledCpu = 0
     const poller = hasGnuTime

@@ -3,6 +3,7 @@ import { fnv1a } from "./hash.js"
 import { intentPolicy } from "./intentPolicy.js"
 import { mathPolicy } from "./mathPolicy.js"
 import { type ChatRequest, messageText } from "./openai.js"
+import { sumPolicy } from "./sumPolicy.js"
 
 const REPLIES = [
   "Here is a short answer from the baseline model",
@@ -23,7 +24,7 @@ const plainReply = (request: ChatRequest): Decision => {
 /** Picks the task-specific heuristic by the tools offered; a tool choice of "none" forces text. */
 export const decide = (request: ChatRequest): Decision => {
   const tools = new Set((request.tools ?? []).map((tool) => tool.function.name))
-  if (tools.size === 0 || request.tool_choice === "none") return plainReply(request)
+  if (tools.size === 0 || request.tool_choice === "none") return sumPolicy(request) ?? plainReply(request)
   if (tools.has("calculator") && tools.has("submit_answer")) return mathPolicy(request) ?? plainReply(request)
   if (tools.has("classify_intent")) return intentPolicy(request)
   return plainReply(request)

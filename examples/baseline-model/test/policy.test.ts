@@ -74,6 +74,32 @@ describe("math heuristic", () => {
   })
 })
 
+describe("sum heuristic", () => {
+  const ask = async (a: number, b: number): Promise<string> => {
+    const body = await chat({
+      messages: [{ role: "user", content: `What is ${a} + ${b}? Answer with the number only.` }],
+    })
+    return body.choices[0].message.content
+  }
+
+  it("answers the sum, the number only, and slips by one on about a tenth of the questions", async () => {
+    const pairs = Array.from({ length: 200 }, (_, i) => [i * 37, 1000 - i * 3] as const)
+    const answers = await Promise.all(pairs.map(([a, b]) => ask(a, b)))
+    const offBy = answers.map((answer, i) => Number(answer) - pairs[i]![0] - pairs[i]![1])
+    for (const answer of answers) expect(answer).toMatch(/^\d+$/)
+    expect(new Set(offBy)).toEqual(new Set([0, 1]))
+    const slips = offBy.filter((d) => d === 1).length
+    expect(slips).toBeGreaterThan(5)
+    expect(slips).toBeLessThan(40)
+    expect(await ask(pairs[7]![0], pairs[7]![1])).toBe(answers[7])
+  })
+
+  it("leaves other questions to the plain reply", async () => {
+    const body = await chat({ messages: [{ role: "user", content: "What is 2 times 3?" }] })
+    expect(body.choices[0].message.content).toContain("baseline model")
+  })
+})
+
 describe("intent heuristic", () => {
   const intentRequest = (utterance: string) => ({
     messages: [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Random } from "effect"
-import { defaultBackoff, retryDelay } from "../src/Backoff.js"
+import { defaultBackoff, retryDelay } from "../src/runner/Backoff.js"
 
 const withRandom = (value: number) =>
   Effect.withRandom(Random.make(value) as Random.Random) as <A, E, R>(

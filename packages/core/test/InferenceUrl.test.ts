@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { chatCompletionsUrl, correlationIdOf } from "../src/InferenceUrl.js"
+import { chatCompletionsUrl, correlationIdOf } from "../src/interceptor/InferenceUrl.js"
 
 describe("chatCompletionsUrl", () => {
   it.each([

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { Interceptor } from "../src/Interceptor.js"
+import { Interceptor } from "../src/interceptor/Interceptor.js"
 import { admit, charge, emptyRateState, rateLimited } from "../src/interceptor/internal/rateArithmetic.js"
 import {
   localRateGate,
@@ -10,7 +10,7 @@ import {
   parseModelRateLimits,
   RATE_LIMIT_RETRY_MS,
   upstreamId,
-} from "../src/ModelRateGate.js"
+} from "../src/interceptor/ModelRateGate.js"
 import { RATE_GATE_CASES } from "./fixtures/rateGateCases.js"
 
 // The gate is plain code on the proxy's per-call path, not an Effect: its arithmetic takes `now` as an argument

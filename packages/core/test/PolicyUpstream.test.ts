@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Redacted } from "effect"
-import { describeUpstreamKey, modelKeyLine, policyUpstream } from "../src/PolicyUpstream.js"
+import { describeUpstreamKey, modelKeyLine, policyUpstream } from "../src/interceptor/PolicyUpstream.js"
 
 const LOCAL = "http://127.0.0.1:8001/v1"
 const OPENAI = "https://api.openai.com/v1"

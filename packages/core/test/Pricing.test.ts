@@ -4,8 +4,8 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import type { TokenUsage } from "../src/ModelCall.js"
-import { loadPricingFile, Pricing } from "../src/Pricing.js"
+import { loadPricingFile, Pricing } from "../src/pricing/Pricing.js"
+import type { TokenUsage } from "../src/result/ModelCall.js"
 
 const usage = (u: Partial<TokenUsage>): TokenUsage => ({
   prompt_tokens: null,

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
-import { publicConfig } from "../src/EvalRunConfig.js"
-import { loadResumeSettings } from "../src/loadEvalConfig.js"
-import { applyResumeSettings, type ResumeSetting } from "../src/ResumeSettings.js"
+import { publicConfig } from "../src/config/EvalRunConfig.js"
+import { loadResumeSettings } from "../src/config/loadEvalConfig.js"
+import { applyResumeSettings, type ResumeSetting } from "../src/config/ResumeSettings.js"
 import { testRunConfig } from "./fixtures/runConfig.js"
 
 const dir = mkdtempSync(join(tmpdir(), "proctor-resume-settings-"))

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
-import { clusterOf, outcomeOf, reportOf } from "../src/RolloutOutcome.js"
-import { decodeRolloutResponse } from "../src/TaskAppWire.js"
+import { clusterOf, outcomeOf, reportOf } from "../src/taskApp/RolloutOutcome.js"
+import { decodeRolloutResponse } from "../src/taskApp/TaskAppWire.js"
 
 const decode = (json: unknown) => {
   const decoded = decodeRolloutResponse(json)

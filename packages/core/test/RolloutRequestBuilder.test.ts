@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { defaults, type EvalRunConfig } from "../src/EvalRunConfig.js"
-import { buildRolloutRequest, encodeRolloutRequest, makeRolloutId } from "../src/RolloutRequestBuilder.js"
+import { defaults, type EvalRunConfig } from "../src/config/EvalRunConfig.js"
+import { buildRolloutRequest, encodeRolloutRequest, makeRolloutId } from "../src/taskApp/RolloutRequestBuilder.js"
 
 const config: EvalRunConfig = {
   ...defaults,

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { ModelCall } from "../src/ModelCall.js"
-import { type LmCaisEvent, mergeSessionTraces, type SessionTrace, sessionTraceFromCalls } from "../src/SessionTrace.js"
+import type { ModelCall } from "../src/result/ModelCall.js"
+import {
+  type LmCaisEvent,
+  mergeSessionTraces,
+  type SessionTrace,
+  sessionTraceFromCalls,
+} from "../src/traces/SessionTrace.js"
 
 const base = {
   run_id: "run_20251121_ab12",

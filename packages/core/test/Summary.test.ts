@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
-import type { EvalResult } from "../src/EvalResult.js"
-import { passAtK, RunSummary, SummaryAccumulator } from "../src/Summary.js"
+import type { EvalResult } from "../src/result/EvalResult.js"
+import { passAtK, RunSummary, SummaryAccumulator } from "../src/summary/Summary.js"
 import { testResult as result } from "./fixtures/evalResult.js"
 
 const failed = (overrides: Partial<EvalResult>): EvalResult =>

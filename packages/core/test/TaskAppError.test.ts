@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
-import { classifyResponse } from "../src/TaskAppClient.js"
-import { parseRetryAfter } from "../src/TaskAppError.js"
+import { classifyResponse } from "../src/taskApp/TaskAppClient.js"
+import { parseRetryAfter } from "../src/taskApp/TaskAppError.js"
 
 const raw = (status: number, text: string, headers: Record<string, string> = {}) => ({ status, text, headers })
 const errorOf = (status: number, text: string, headers: Record<string, string> = {}) => {

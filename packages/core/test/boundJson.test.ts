@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { boundJson, MAX_REPORTED_JSON_BYTES } from "../src/internal/boundJson.js"
+import { boundJson, MAX_REPORTED_JSON_BYTES } from "../src/runner/internal/boundJson.js"
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value))
 

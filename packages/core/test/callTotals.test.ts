@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { callTotals } from "../src/InterceptedSolver.js"
-import type { ModelCall } from "../src/ModelCall.js"
+import type { ModelCall } from "../src/result/ModelCall.js"
+import { callTotals } from "../src/solver/InterceptedSolver.js"
 import { testCall } from "./fixtures/modelCall.js"
 
 const call = (cost_usd: number | null, total_tokens: number): ModelCall =>

@@ -4,8 +4,8 @@ import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Option } from "effect"
 import fc from "fast-check"
-import { MAX_CONCURRENCY, MAX_ROLLOUTS, MAX_TIMEOUT_S } from "../src/EvalRunConfig.js"
-import { type EvalFlags, loadEvalConfig, loadResumeSettings } from "../src/loadEvalConfig.js"
+import { MAX_CONCURRENCY, MAX_ROLLOUTS, MAX_TIMEOUT_S } from "../src/config/EvalRunConfig.js"
+import { type EvalFlags, loadEvalConfig, loadResumeSettings } from "../src/config/loadEvalConfig.js"
 
 const dir = mkdtempSync(join(tmpdir(), "proctor-bounds-"))
 let files = 0

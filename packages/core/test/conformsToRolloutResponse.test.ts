@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Either, FastCheck as fc, Schema } from "effect"
-import { conformsToRolloutResponse } from "../src/internal/conformsToRolloutResponse.js"
-import { RolloutResponse } from "../src/TaskAppWire.js"
+import { conformsToRolloutResponse } from "../src/taskApp/internal/conformsToRolloutResponse.js"
+import { RolloutResponse } from "../src/taskApp/TaskAppWire.js"
 
 const schemaAccepts = (u: unknown) =>
   Either.isRight(Schema.decodeUnknownEither(RolloutResponse, { onExcessProperty: "preserve" })(u))

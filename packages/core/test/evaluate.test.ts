@@ -4,11 +4,11 @@ import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import { createBaselineModel } from "../../../examples/baseline-model/src/index.js"
-import type { EvalResult } from "../src/EvalResult.js"
-import { evaluate } from "../src/Evaluate.js"
-import { decodeModelCalls } from "../src/ModelCallCodec.js"
-import { RetryableError } from "../src/RetryableError.js"
-import type { RunEvent } from "../src/RunEvents.js"
+import { evaluate } from "../src/eval/Evaluate.js"
+import type { RunEvent } from "../src/events/RunEvents.js"
+import type { EvalResult } from "../src/result/EvalResult.js"
+import { RetryableError } from "../src/solver/RetryableError.js"
+import { decodeModelCalls } from "../src/store/ModelCallCodec.js"
 
 const freshRunDir = () => join(mkdtempSync(join(tmpdir(), "proctor-evaluate-")), "run")
 

@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, PubSub, Queue, Redacted, Scope } from "effect"
 import { createBaselineModel } from "../../../examples/baseline-model/src/index.js"
-import { Interceptor, type InterceptorService } from "../src/Interceptor.js"
-import type { ModelCall } from "../src/ModelCall.js"
+import { Interceptor, type InterceptorService } from "../src/interceptor/Interceptor.js"
+import type { ModelCall } from "../src/result/ModelCall.js"
 
 /** The interceptor needs no framework: a bare node:http server that reads the body and calls `handle`. */
 const serveWithNodeHttp = (interceptor: InterceptorService) =>

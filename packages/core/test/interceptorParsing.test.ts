@@ -1,8 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { inferProvider, upstreamUrl } from "../src/InterceptorUpstream.js"
+import { inferProvider, upstreamUrl } from "../src/interceptor/InferenceUrl.js"
 import { DROP, TOKEN } from "../src/interceptor/internal/ApiAdapter.js"
 import { chatCompletionsAdapter } from "../src/interceptor/internal/chatCompletions.js"
 import { clientHeaders, upstreamHeaders } from "../src/interceptor/internal/http.js"
+import { withIncludeUsage } from "../src/interceptor/internal/includeUsage.js"
 import { messagesAdapter } from "../src/interceptor/internal/messages.js"
 import { responsesAdapter } from "../src/interceptor/internal/responses.js"
 import { SseParser } from "../src/interceptor/internal/SseParser.js"
@@ -44,6 +45,38 @@ describe("SseParser", () => {
 
   it("does not lose an event split exactly at its blank line", () => {
     expect(parseAll(["data: a\n", "\ndata: b\n\n"]).map(([raw]) => raw)).toEqual(["data: a", "data: b"])
+  })
+})
+
+describe("withIncludeUsage", () => {
+  // The plain path: the request serialised again with the member set.
+  const plain = (request: Record<string, unknown>) => {
+    const options = request.stream_options
+    const merged = typeof options === "object" && options !== null && !Array.isArray(options) ? options : {}
+    return JSON.stringify({ ...request, stream_options: { ...merged, include_usage: true } })
+  }
+  const bodies = [
+    '{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}',
+    '{\n  "model": "m",\n  "stream": true,\n  "messages": [{"role": "user", "content": "} \\"} €"}]\n}\n  \t',
+    '{"stream":true,"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}]}   ',
+    '{"stream":true,"2":"numeric keys go first","a":{}}',
+    '{"stream":true,"stream_options":{"include_usage":false,"other":1}}',
+    '{"stream":true,"stream_options":null}',
+    '{"stream":true,"stream_options":[1]}',
+  ]
+
+  it.each(bodies)("asks for the same JSON, key order included, as serialising the request again: %s", (text) => {
+    const request = JSON.parse(text) as Record<string, unknown>
+    const sent = withIncludeUsage(Buffer.from(text), request)
+    const asSent = JSON.parse(typeof sent === "string" ? sent : sent.toString("utf8"))
+    expect(JSON.stringify(asSent)).toBe(plain(request))
+  })
+
+  it("adds to the client's own bytes when it sent no stream_options", () => {
+    const text = '{"stream":true, "n":1.0}\n'
+    expect(withIncludeUsage(Buffer.from(text), JSON.parse(text)).toString()).toBe(
+      '{"stream":true, "n":1.0,"stream_options":{"include_usage":true}}\n',
+    )
   })
 })
 

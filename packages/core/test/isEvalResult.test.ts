@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Either, FastCheck as fc, Schema } from "effect"
-import { EvalResult, RetryLogEntry } from "../src/EvalResult.js"
-import { isEvalResult } from "../src/internal/JournalScan.js"
+import { EvalResult, RetryLogEntry } from "../src/result/EvalResult.js"
+import { isEvalResult } from "../src/store/internal/JournalScan.js"
 
 /** The journal's rows as the Schema reads them, but for the error kinds, which the reader lets be any string. */
 const AnyKindResult = Schema.Struct({

@@ -4,8 +4,8 @@ import { join } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import fc from "fast-check"
-import { type EvalResult, rolloutKeyId } from "../src/EvalResult.js"
-import { type JournalPlan, openJournal, RESULTS_FILE, repairJournal } from "../src/RunDirectory.js"
+import { type EvalResult, rolloutKeyId } from "../src/result/EvalResult.js"
+import { type JournalPlan, openJournal, RESULTS_FILE, repairJournal } from "../src/store/RunDirectory.js"
 import { testResult } from "./fixtures/evalResult.js"
 
 /**

@@ -2,11 +2,11 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Redacted } from "effect"
-import { publicConfig } from "../src/EvalRunConfig.js"
-import { loadEvalConfig, loadResumeSettings } from "../src/loadEvalConfig.js"
-import { resolveModelEndpoint } from "../src/ModelEndpoint.js"
-import { configFromManifest } from "../src/RunDirectory.js"
+import { Effect, Either, Redacted } from "effect"
+import { publicConfig } from "../src/config/EvalRunConfig.js"
+import { loadEvalConfig, loadResumeSettings } from "../src/config/loadEvalConfig.js"
+import { resolveModelEndpoint } from "../src/interceptor/ModelEndpoint.js"
+import { configFromManifest } from "../src/store/RunDirectory.js"
 
 const dir = mkdtempSync(join(tmpdir(), "proctor-config-"))
 const file = (name: string, text: string) => {
@@ -57,7 +57,7 @@ difficulty = "easy"
       const recorded = publicConfig(config)
       expect(recorded.cluster_by).toBe("passage")
       const manifest = { run_id: "r", created_at: "", config: recorded, task_app_api_key_set: false }
-      expect(configFromManifest(manifest, undefined).cluster_by).toBe("passage")
+      expect(Either.getOrThrow(configFromManifest(manifest, undefined)).cluster_by).toBe("passage")
       // without the key, the recorded config keeps synth-ai's exact keys
       const plain = yield* loadEvalConfig({
         configPath: file("plain.toml", `url = "http://h:1"\nseeds = "0"\n`),

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { StoreError } from "../src/ResultStore.js"
-import { initRunDirectory } from "../src/RunDirectory.js"
+import { StoreError } from "../src/store/ResultStore.js"
+import { initRunDirectory } from "../src/store/RunDirectory.js"
 import { testRunConfig } from "./fixtures/runConfig.js"
 
 describe("a run directory's I/O failure", () => {

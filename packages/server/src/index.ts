@@ -1,9 +1,3 @@
-export {
-  createInterceptorServer,
-  type InterceptorServerOptions,
-  type ListeningInterceptor,
-  listenInterceptor,
-} from "@proctor/core/interceptor-server"
 export * from "./api/ApiErrors.js"
 export * from "./api/ApiSchemas.js"
 export * from "./api/apiDocsRoutes.js"

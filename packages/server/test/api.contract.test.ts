@@ -8,7 +8,6 @@ import {
   API_DOCS_PATH,
   ErrorResponse,
   JobCreatedResponse,
-  JobEvent,
   JobListResponse,
   JobResultsResponse,
   JobStatusResponse,
@@ -16,6 +15,7 @@ import {
 } from "../src/index.js"
 import {
   apiClient,
+  readEvents,
   startTestServer,
   startTestTaskApp,
   synthJobBody,
@@ -26,46 +26,6 @@ import {
 } from "./api.harness.js"
 
 type TaskApp = Awaited<ReturnType<typeof startTestTaskApp>>
-
-/** Reads an SSE stream to its end (or until `stopAfter` says so), parsing each event's JSON data. */
-export const readEvents = async (
-  url: string,
-  key: string,
-  stopAfter: (event: JobEvent) => boolean = () => false,
-): Promise<ReadonlyArray<JobEvent>> => {
-  const response = await fetch(url, { headers: { authorization: `Bearer ${key}`, accept: "text/event-stream" } })
-  expect(response.status).toBe(200)
-  expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/)
-  const events: Array<JobEvent> = []
-  const decoder = new TextDecoder()
-  let buffer = ""
-  const reader = response.body!.getReader()
-  for (;;) {
-    const { value, done } = await reader.read()
-    if (done) break
-    buffer += decoder.decode(value, { stream: true })
-    let end = buffer.indexOf("\n\n")
-    while (end !== -1) {
-      const frame = buffer.slice(0, end)
-      buffer = buffer.slice(end + 2)
-      const data = frame
-        .split("\n")
-        .filter((line) => line.startsWith("data: "))
-        .map((line) => line.slice(6))
-        .join("\n")
-      if (data !== "") {
-        const event = Schema.decodeUnknownSync(JobEvent)(JSON.parse(data))
-        events.push(event)
-        if (stopAfter(event)) {
-          await reader.cancel()
-          return events
-        }
-      }
-      end = buffer.indexOf("\n\n")
-    }
-  }
-  return events
-}
 
 const expectError = (response: { status: number; body: unknown }, status: number, field?: string) => {
   expect(response.status).toBe(status)

@@ -1,10 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { expect } from "@effect/vitest"
+import { Schema } from "effect"
 import {
   createApiKey,
   createJobServer,
   createTaskApp,
+  JobEvent,
   type JobServer,
   type JobServerOptions,
   type StoredJobConfig,
@@ -254,3 +257,43 @@ export const waitForJob = (client: ReturnType<typeof apiClient>, jobId: string, 
     timeoutMs,
     JOB_POLL_MS,
   )
+
+/** Reads an SSE stream to its end (or until `stopAfter` says so), parsing each event's JSON data. */
+export const readEvents = async (
+  url: string,
+  key: string,
+  stopAfter: (event: JobEvent) => boolean = () => false,
+): Promise<ReadonlyArray<JobEvent>> => {
+  const response = await fetch(url, { headers: { authorization: `Bearer ${key}`, accept: "text/event-stream" } })
+  expect(response.status).toBe(200)
+  expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/)
+  const events: Array<JobEvent> = []
+  const decoder = new TextDecoder()
+  let buffer = ""
+  const reader = response.body!.getReader()
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) break
+    buffer += decoder.decode(value, { stream: true })
+    let end = buffer.indexOf("\n\n")
+    while (end !== -1) {
+      const frame = buffer.slice(0, end)
+      buffer = buffer.slice(end + 2)
+      const data = frame
+        .split("\n")
+        .filter((line) => line.startsWith("data: "))
+        .map((line) => line.slice(6))
+        .join("\n")
+      if (data !== "") {
+        const event = Schema.decodeUnknownSync(JobEvent)(JSON.parse(data))
+        events.push(event)
+        if (stopAfter(event)) {
+          await reader.cancel()
+          return events
+        }
+      }
+      end = buffer.indexOf("\n\n")
+    }
+  }
+  return events
+}

@@ -1,11 +1,11 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
-import { Interceptor, type InterceptorOpenOptions, type ModelCall } from "@proctor/core"
+import { Interceptor, type InterceptorOpenOptions, type ModelCall, serveInterceptor } from "@proctor/core"
 import { Effect, Redacted } from "effect"
 import { afterAll, beforeAll } from "vitest"
 import { createBaselineModel, type RunningBaselineModel } from "../../../examples/baseline-model/src/index.js"
-import { InterceptorServerLayer, type RunningInterceptor, startInterceptor } from "../src/index.js"
+import { type RunningInterceptor, startInterceptor } from "../src/index.js"
 
 // ---------------------------------------------------------------------------------------------------------
 // Fixtures: the baseline model is the real upstream; tiny fakes stand in only for what cannot exist here
@@ -319,9 +319,10 @@ describe("interceptor: chat completions through the baseline model", () => {
     expect(call).toMatchObject({ outcome: "error", status: 400, request: null })
   })
 
-  it("InterceptorServerLayer serves the interceptor for the life of the layer", () =>
+  it("serveInterceptor serves the interceptor for the life of its scope", () =>
     Effect.gen(function* () {
       const interceptor = yield* Interceptor
+      yield* serveInterceptor(interceptor)
       const { cid, inferenceUrl } = yield* interceptor.open({
         runId: "layer",
         rolloutId: "layer-seed-0",
@@ -334,7 +335,7 @@ describe("interceptor: chat completions through the baseline model", () => {
       yield* Effect.promise(() => response.text())
       const calls = yield* interceptor.close(cid)
       expect(calls.map((call) => call.outcome)).toEqual(["ok"])
-    }).pipe(Effect.provide(InterceptorServerLayer()), Effect.runPromise))
+    }).pipe(Effect.scoped, Effect.provide(Interceptor.layer()), Effect.runPromise))
 })
 
 describe("interceptor: its HTTP server", () => {

@@ -1,10 +1,11 @@
 import { createServer as createHttpServer } from "node:http"
 import { type AddressInfo, createServer } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
-import { InterceptorError } from "@proctor/core"
+import { InterceptorError, Pricing, type RolloutInterception } from "@proctor/core"
 import { Effect, Exit, Redacted } from "effect"
 import { afterAll, beforeAll } from "vitest"
 import { createBaselineModel, type RunningBaselineModel } from "../../../examples/baseline-model/src/index.js"
+import { startInterceptor } from "../src/index.js"
 import {
   launchInterceptorThread,
   type RunningInterceptorWorker,
@@ -74,6 +75,39 @@ describe("the interceptor on its own thread", () => {
       expect(yield* worker.close(cid)).toEqual([])
     }),
   )
+
+  it("brings back the same record an interceptor on the calling thread makes", async () => {
+    // The thread sends its calls in batches, as JSON: what arrives must be what was recorded.
+    const inThread = await startInterceptor({
+      priceCall: Pricing.make([{ provider: null, model: "baseline", price: PRICE }]).costOf,
+    })
+    const recordOf = async (interceptor: RolloutInterception) => {
+      const { cid, inferenceUrl } = await Effect.runPromise(
+        interceptor.open({
+          runId: "same",
+          rolloutId: "same-0",
+          seed: 0,
+          attempt: 0,
+          upstream: { baseUrl: baseline.url },
+        }),
+      )
+      await (await post(`${inferenceUrl}/chat/completions`, CHAT)).text()
+      await (await post(`${inferenceUrl}/chat/completions`, { ...CHAT, stream: true })).text()
+      const calls = await Effect.runPromise(interceptor.close(cid))
+      // Ids, clocks and timings differ from call to call; everything else is the record.
+      return calls.map(({ call_id, started_at, completed_at, latency_ms, ttft_ms, ...rest }) => ({
+        ...rest,
+        ttft: ttft_ms === null ? null : "timed",
+      }))
+    }
+    try {
+      const expected = await recordOf(inThread.interceptor)
+      expect(expected).toHaveLength(2)
+      expect(await recordOf(worker)).toEqual(expected)
+    } finally {
+      await inThread.close()
+    }
+  })
 
   it.effect("keeps concurrent rollouts apart", () =>
     Effect.gen(function* () {

@@ -1,7 +1,9 @@
 import { afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
-import { createApiKey } from "../src/index.js"
+import { Effect } from "effect"
+import { createApiKey, JobStore } from "../src/index.js"
 import {
   apiClient,
+  readEvents,
   startTestServer,
   startTestTaskApp,
   synthJobBody,
@@ -60,6 +62,48 @@ describe("restart recovery and SIGTERM drain (server as a child process)", () =>
       // The sealed task-app key survived the restart (the key file in the data dir) and was deleted at the end.
       second.child.kill("SIGTERM")
       expect((await second.exited).code).toBe(0)
+    } finally {
+      await app.close()
+      dir.remove()
+    }
+  })
+
+  it("kill -9 while rows are committed in groups: every result the server had counted is in the database", async () => {
+    const dir = tempDir()
+    const app = await startTestTaskApp()
+    try {
+      const server = await startServerProcess(dir.path)
+      const { key } = await createApiKey({ dataDir: dir.path, name: "count-test" })
+      const seeds = Array.from({ length: 3_000 }, (_, i) => i)
+      const created = await apiClient(server.url, key).post(
+        "/api/eval/jobs",
+        synthJobBody(app.url, seeds, { max_concurrent: 64 }),
+      )
+      const jobId = created.body.job_id as string
+      // What the server told its clients it had counted: each seed.completed event, and its running total.
+      const counted = new Set<number>()
+      let countedTotal = 0
+      await readEvents(`${server.url}/api/eval/jobs/${jobId}/events`, key, (event) => {
+        if (event.type !== "seed.completed") return false
+        counted.add((event.data.result as { seed: number }).seed)
+        countedTotal = event.data.completed as number
+        if (counted.size < 500) return false
+        // At once, with rollouts in flight and rows waiting for their group's commit.
+        server.child.kill("SIGKILL")
+        return true
+      })
+      expect((await server.exited).signal).toBe("SIGKILL")
+
+      const stored = await Effect.runPromise(
+        Effect.provide(
+          Effect.flatMap(JobStore, (store) => store.resultRows(jobId)),
+          JobStore.layerSqlite(dir.path),
+        ),
+      )
+      const storedSeeds = new Set(stored.map((line) => (JSON.parse(line) as { seed: number }).seed))
+      expect(storedSeeds.size).toBeLessThan(seeds.length)
+      expect(storedSeeds.size).toBeGreaterThanOrEqual(countedTotal)
+      expect([...counted].filter((seed) => !storedSeeds.has(seed))).toEqual([])
     } finally {
       await app.close()
       dir.remove()

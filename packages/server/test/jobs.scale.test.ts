@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { EvalResult } from "@proctor/core"
 import { Effect } from "effect"
 import { testResult } from "../../core/test/fixtures/evalResult.js"
-import { createApiKey, JobStore } from "../src/index.js"
+import { createApiKey, JobStore, MAX_ROWS_PER_COMMIT } from "../src/index.js"
 import { storedJobConfig, tempDir } from "./api.harness.js"
 import { children, ensureBuilt, memoryOf, startServerProcess } from "./jobs.process.js"
 
@@ -70,7 +70,10 @@ describe("results of a 100,000-rollout job", () => {
               createdAt,
             })
             yield* store.finishJob("eval-bulk", { status: "completed", error: null, completedAt: createdAt })
-            for (const seed of seeds) yield* store.upsertResult("eval-bulk", row(seed))
+            for (let from = 0; from < ROWS; from += MAX_ROWS_PER_COMMIT) {
+              const batch = seeds.slice(from, from + MAX_ROWS_PER_COMMIT).map((seed) => ({ result: row(seed) }))
+              yield* store.upsertResults("eval-bulk", batch)
+            }
           }),
           JobStore.layerSqlite(dir.path),
         ),

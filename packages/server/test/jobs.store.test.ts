@@ -24,6 +24,18 @@ import { createTestDatabase, PG_ADMIN_URL } from "./jobs.pg.js"
 const row = (seed: number, overrides: Partial<EvalResult> = {}): EvalResult =>
   testResult({ seed, score: seed % 2 === 0 ? 1 : 0, latency_ms: 5, tokens: 10, cost_usd: 0.5, ...overrides })
 
+/** A rollout that failed with a server error, reporting no score, tokens or cost. */
+const failedRow = (seed: number, overrides: Partial<EvalResult> = {}): EvalResult =>
+  row(seed, {
+    status: "error",
+    score: null,
+    error: "boom",
+    error_kind: "http_5xx",
+    tokens: null,
+    cost_usd: null,
+    ...overrides,
+  })
+
 const config = (seeds: ReadonlyArray<number>) => storedJobConfig(seeds)
 
 const key = (id: string, isAdmin = false): ApiKeyRecord => ({
@@ -180,7 +192,7 @@ const storeSuite = (
           const store = yield* JobStore
           const live = emptyTally()
           const put = (result: EvalResult) =>
-            Effect.map(store.upsertResult("t", result), (replaced) => {
+            Effect.map(store.upsertResults("t", [{ result }]), ([replaced = null]) => {
               if (replaced !== null) tallyRow(live, replaced, -1)
               tallyRow(
                 live,
@@ -188,16 +200,7 @@ const storeSuite = (
                 1,
               )
             })
-          yield* put(
-            row(1, {
-              status: "error",
-              score: null,
-              error: "boom",
-              error_kind: "http_5xx",
-              tokens: null,
-              cost_usd: null,
-            }),
-          )
+          yield* put(failedRow(1))
           yield* put(row(1, { retries: 2 }))
           yield* put(row(0, { score: 0.25 }))
           yield* put(row(2, { status: "error", score: null, error: "x", error_kind: "auth" }))
@@ -214,22 +217,13 @@ const storeSuite = (
       withStore(
         Effect.gen(function* () {
           const store = yield* JobStore
-          yield* store.upsertResult(
-            "j",
-            row(1, {
-              status: "error",
-              score: null,
-              error: "boom",
-              error_kind: "http_5xx",
-              tokens: null,
-              cost_usd: null,
-              trace: { v: "first" },
-            }),
-          )
-          yield* store.upsertResult("j", row(1, { retries: 2, trace: { v: "second" } }))
-          yield* store.upsertResult("j", row(0))
-          yield* store.upsertResult("j", row(2, { status: "error", score: null, error: "x", error_kind: "auth" }))
-          yield* store.upsertResult("other", row(0))
+          yield* store.upsertResults("j", [{ result: failedRow(1, { trace: { v: "first" } }) }])
+          yield* store.upsertResults("j", [{ result: row(1, { retries: 2, trace: { v: "second" } }) }])
+          yield* store.upsertResults("j", [{ result: row(0) }])
+          yield* store.upsertResults("j", [
+            { result: row(2, { status: "error", score: null, error: "x", error_kind: "auth" }) },
+          ])
+          yield* store.upsertResults("other", [{ result: row(0) }])
           const rows = (yield* store.resultRows("j")).map((text) => JSON.parse(text) as EvalResult)
           expect(rows.map((r) => [r.seed, r.status, r.retries])).toEqual([
             [0, "ok", 0],
@@ -240,7 +234,7 @@ const storeSuite = (
           const traces = yield* store.tracePage("j", null, 10)
           expect(traces.map((t) => [t.seed, JSON.parse(t.json)])).toEqual([[1, { v: "second" }]])
           // Rewritten without a trace: the old trace belonged to the overwritten result.
-          yield* store.upsertResult("j", row(1))
+          yield* store.upsertResults("j", [{ result: row(1) }])
           expect(yield* store.tracePage("j", null, 10)).toEqual([])
 
           const stats = (yield* store.resultStats(["j", "other", "none"])).get("j")!
@@ -248,7 +242,11 @@ const storeSuite = (
           expect(stats).toEqual({ completed: 3, ok: 2, meanScore: 0.5, totalTokens: 30, totalCostUsd: 1.5 })
           expect((yield* store.resultStats(["none"])).get("none")).toBeUndefined()
 
-          for (let seed = 3; seed < 253; seed++) yield* store.upsertResult("big", row(seed, { attempt: seed % 2 }))
+          // One transaction for all of them, in an order of its own.
+          yield* store.upsertResults(
+            "big",
+            Array.from({ length: 250 }, (_, i) => ({ result: row(252 - i, { attempt: (252 - i) % 2 }) })),
+          )
           const seen: Array<number> = []
           let after: { seed: number; attempt: number } | null = null
           for (;;) {
@@ -260,6 +258,44 @@ const storeSuite = (
           expect(seen).toEqual(Array.from({ length: 250 }, (_, i) => i + 3))
         }),
       ),
+    )
+
+    it.effect(
+      "one upsert of many rows: each write gets the row it replaced, in order; a key written twice keeps its last write",
+      () =>
+        withStore(
+          Effect.gen(function* () {
+            const store = yield* JobStore
+            const stored = (score: number) => ({ status: "ok", score, tokens: 10, costUsd: 0.5 })
+            expect(
+              yield* store.upsertResults("b", [
+                { result: row(0), seq: 1 },
+                { result: row(1, { trace: { v: 1 } }), seq: 2 },
+              ]),
+            ).toEqual([null, null])
+            const replaced = yield* store.upsertResults("b", [
+              { result: row(2, { trace: { v: "dropped" } }), seq: 3 },
+              { result: row(0, { status: "error", score: null, error: "x", error_kind: "auth" }), seq: 4 },
+              { result: row(2, { retries: 1, trace: { v: 2 } }), seq: 5 },
+              { result: row(1), seq: 6 },
+            ])
+            // Seed 2's second write replaces its first, written earlier in the same call.
+            expect(replaced).toEqual([null, stored(1), stored(1), stored(0)])
+            const rows = (yield* store.resultRows("b")).map((text) => JSON.parse(text) as EvalResult)
+            expect(rows.map((r) => [r.seed, r.status, r.retries])).toEqual([
+              [0, "error", 0],
+              [1, "ok", 0],
+              [2, "ok", 1],
+            ])
+            // Seed 1 was rewritten without a trace; seed 2's trace is its last write's.
+            const traces = yield* store.tracePage("b", null, 10)
+            expect(traces.map((t) => [t.seed, JSON.parse(t.json)])).toEqual([[2, { v: 2 }]])
+            // Each key keeps the seq of its first write: seed 2 is the third row of the viewer's order.
+            const upTo3 = yield* store.viewerRows("b", { offset: 0, limit: 10, maxSeq: 3 })
+            expect(upTo3.map((r) => (JSON.parse(r.json) as EvalResult).seed)).toEqual([0, 1, 2])
+            expect(statsOfTally(yield* store.resultTally("b"))).toEqual((yield* store.resultStats(["b"])).get("b"))
+          }),
+        ),
     )
 
     it.effect("core's ResultStore over a job: appended rows come back as `completed`; model calls are kept", () =>

@@ -107,8 +107,12 @@ describe("the network-namespace fixture", () => {
         ? true
         : undefined,
     )
-    const links = execFileSync("ip", ["-o", "link", "show"], { encoding: "utf8" })
-    expect(links).not.toContain(`pth${name.slice(-6)}`)
+    // The kernel destroys the veth pair once the namespace's last user is gone, a moment after the delete.
+    await waitFor("the veth pair to go", () =>
+      execFileSync("ip", ["-o", "link", "show"], { encoding: "utf8" }).includes(`pth${name.slice(-6)}`)
+        ? undefined
+        : true,
+    )
   })
 
   it("deletes namespaces whose test process died without closing them", () => {

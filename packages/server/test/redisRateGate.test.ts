@@ -57,8 +57,9 @@ describe("redisRateGate", () => {
       const baseUrl = "http://model.test/v1"
       const admittedAt = await new Promise<number>((resolve) => one.upstream(baseUrl, "sk-a").admit(resolve))
       one.upstream(baseUrl, "sk-a").rateLimited(admittedAt, 400)
-      // The report is one script run; the other gate's admission is queued behind it on Redis.
-      await new Promise((resolve) => setTimeout(resolve, 50))
+      // The report goes over the first gate's connection: the second gate asks once Redis holds it (a cut rate).
+      const key = `${prefix}:model-rate:${upstreamId(baseUrl, "sk-a")}`
+      while ((await redis.hget(key, "cut")) === null) await new Promise((resolve) => setImmediate(resolve))
       const started = performance.now()
       await new Promise<number>((resolve) => two.upstream(baseUrl, "sk-a").admit(resolve))
       expect(performance.now() - started).toBeGreaterThanOrEqual(300)

@@ -1,4 +1,4 @@
-import type { EvalResult, RunEvent } from "@proctor/core"
+import { type EvalResult, isRecord, type RunEvent } from "@proctor/core"
 import { Option } from "effect"
 import type { Job } from "./JobsWire.js"
 import { isTerminalState } from "./JobsWire.js"
@@ -36,9 +36,6 @@ const RUN_EVENT_TAGS = new Set(["RunStarted", "RolloutFinished", "RolloutRetried
 
 /** synth-ai's (and proctor's server's) event types after which a stream ends. */
 const ENDING_TYPES = new Set(["job.completed", "job.failed", "job.cancelled", "job.canceled", "job.interrupted"])
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 const num = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null)
 

@@ -1,5 +1,4 @@
-import type { EvalRunConfig } from "@proctor/core"
-import { Redacted } from "effect"
+import { type EvalRunConfig, type EvalRunConfigJson, encodeRunConfig } from "@proctor/core"
 
 /**
  * The body of `POST /api/eval/jobs`: synth-ai's fields first, proctor's additions after. The task-app key
@@ -29,30 +28,36 @@ export interface JobSubmission {
  * synth-ai's policy block: `policy_name`, `model`, `provider` and then the `[eval.policy_config]` table
  * flattened in (`inference_url`, `temperature`, …), the table winning where both set a key.
  */
-export const policyOf = (config: EvalRunConfig): Record<string, unknown> => ({
+const policyOf = (config: EvalRunConfigJson): Record<string, unknown> => ({
   ...(config.policy_name === null ? {} : { policy_name: config.policy_name }),
   ...(config.model === null ? {} : { model: config.model }),
   ...(config.provider === null ? {} : { provider: config.provider }),
   ...config.policy_config,
 })
 
-/** The job a resolved config describes: the same config direct mode would run, run by the server instead. */
-export const jobSubmission = (config: EvalRunConfig): JobSubmission => ({
-  task_app_url: config.task_app_url,
-  task_app_api_key: config.task_app_api_key === null ? null : Redacted.value(config.task_app_api_key),
-  app_id: config.app_id,
-  env_name: config.env_name,
-  seeds: config.seeds,
-  policy: policyOf(config),
-  env_config: config.env_config,
-  mode: "eval",
-  max_concurrent: config.concurrency,
-  timeout: config.timeout_s,
-  attempts: config.attempts,
-  max_retries: config.max_retries,
-  return_trace: config.return_trace,
-  trace_format: config.trace_format,
-  pass_threshold: config.pass_threshold,
-  ...(config.cluster_by === undefined ? {} : { cluster_by: config.cluster_by }),
-  ...(config.ops === null ? {} : { ops: config.ops }),
-})
+/**
+ * The job a resolved config describes: the same config direct mode would run, run by the server instead. Its
+ * JSON form (core's config codec) with synth-ai's job names: the policy block, `max_concurrent` and `mode`.
+ */
+export const jobSubmission = (config: EvalRunConfig): JobSubmission => {
+  const json = encodeRunConfig(config)
+  return {
+    task_app_url: json.task_app_url,
+    task_app_api_key: json.task_app_api_key ?? null,
+    app_id: json.app_id,
+    env_name: json.env_name,
+    seeds: json.seeds,
+    policy: policyOf(json),
+    env_config: json.env_config,
+    mode: "eval",
+    max_concurrent: json.concurrency,
+    timeout: json.timeout,
+    attempts: json.attempts,
+    max_retries: json.max_retries,
+    return_trace: json.return_trace,
+    trace_format: json.trace_format,
+    pass_threshold: json.pass_threshold,
+    ...(json.cluster_by === undefined ? {} : { cluster_by: json.cluster_by }),
+    ...(json.ops === null ? {} : { ops: json.ops }),
+  }
+}

@@ -1,10 +1,9 @@
-import { defaults, type EvalRunConfig, redactSecrets, TraceFormat } from "@proctor/core"
+import { defaults, type EvalRunConfig, expandSeeds, redactSecrets, TraceFormat } from "@proctor/core"
 import { Either, Redacted, Schema } from "effect"
 import type { JobSpec } from "../jobs/JobManager.js"
 import { InvalidRequest } from "./ApiErrors.js"
 import { hostAllowed } from "./internal/hostAllowList.js"
 import { issuesOf } from "./internal/issues.js"
-import { expandSeeds } from "./internal/seeds.js"
 
 /** Nested policy/env tables deeper than this are refused: they would only serve to exhaust the stack downstream. */
 export const MAX_JSON_DEPTH = 32
@@ -157,7 +156,7 @@ export const decodeJobRequest = (body: unknown, limits: RequestLimits): Either.E
     )
   }
   const request = decoded.right
-  const seeds = expandSeeds(request.seeds, limits.maxSeedsPerJob)
+  const seeds = expandSeeds(request.seeds, limits.maxSeedsPerJob, "this server's limit per job")
   if (Either.isLeft(seeds)) return invalid("seeds", seeds.left)
   const attempts = request.attempts ?? defaults.attempts
   if (seeds.right.length * attempts > MAX_ROLLOUTS) {

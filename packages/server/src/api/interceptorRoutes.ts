@@ -1,30 +1,29 @@
 import type { InterceptorService } from "@proctor/core"
+import { interceptorListener } from "@proctor/core/interceptor-server"
 import type { FastifyInstance } from "fastify"
 
 /** Task apps reach the model at `{server}/interceptor/cid_…/v1/chat/completions` (and `/responses`, `/messages`). */
 export const INTERCEPTOR_PREFIX = "/interceptor"
 
-/** Agent transcripts with images are large; the job API's 1 MB limit is for job bodies, not model calls. */
-export const DEFAULT_INTERCEPTOR_BODY_LIMIT = 20 * 1024 * 1024
-
-const EMPTY = Buffer.alloc(0)
-
 /**
- * Mounts the inference interceptor on the job server. Bodies stay raw Buffers (the interceptor forwards them
- * byte for byte); the correlation id in the path is the capability, so these routes take no API key.
+ * Mounts the inference interceptor on the job server: its requests go to the interceptor's own listener with
+ * their body unread, so it is read (raw, under the interceptor's limit for model calls, not the job API's) in one
+ * place for every server. The correlation id in the path is the capability, so these routes take no API key.
  */
 export const registerInterceptorRoutes = (
   app: FastifyInstance,
   interceptor: InterceptorService,
-  bodyLimit = DEFAULT_INTERCEPTOR_BODY_LIMIT,
+  bodyLimit?: number | undefined,
 ) =>
   app.register(
     async (scope) => {
+      const listener = interceptorListener({ interceptor, bodyLimit })
       scope.removeAllContentTypeParsers()
-      scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit }, (_request, body, done) => done(null, body))
-      scope.post("/*", { bodyLimit }, (request, reply) => {
+      // Leaves the body in the request stream for the listener.
+      scope.addContentTypeParser("*", (_request, _payload, done) => done(null))
+      scope.post("/*", (request, reply) => {
         reply.hijack()
-        interceptor.handle(request.raw, reply.raw, Buffer.isBuffer(request.body) ? request.body : EMPTY)
+        listener(request.raw, reply.raw)
       })
     },
     { prefix: INTERCEPTOR_PREFIX },

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto"
 import { hostname } from "node:os"
 import { type EvalResult, SummaryAccumulator } from "@proctor/core"
 import { Context, Duration, Effect, FiberMap, Layer, Queue } from "effect"
+import { loggableCause } from "../internal/loggableCause.js"
 import type { ApiKeyRecord } from "../jobs/ApiKey.js"
 import { admitJob, type JobSpec, nowIso, verdict } from "../jobs/admitJob.js"
 import type { JobEvent } from "../jobs/JobEvent.js"
@@ -174,7 +175,9 @@ export const makeClusterJobManager = (options: ClusterManagerOptions) =>
         yield* finish(record, startedMs)
       }).pipe(
         Effect.scoped,
-        Effect.catchAllCause((cause) => Effect.logError(`dispatching job ${jobId} failed; it is leased again`, cause)),
+        Effect.catchAllCause((cause) =>
+          Effect.logError(`dispatching job ${jobId} failed; it is leased again`, loggableCause(cause)),
+        ),
         // Done or failed: the lease goes back, so a job that is still active is picked up again (here or elsewhere).
         Effect.ensuring(Effect.ignore(cluster.releaseLeases(owner, jobId))),
       )
@@ -216,7 +219,9 @@ export const makeClusterJobManager = (options: ClusterManagerOptions) =>
     yield* Effect.forkScoped(
       Effect.forever(
         Effect.zipRight(
-          leaseRound.pipe(Effect.catchAllCause((cause) => Effect.logWarning("job lease round failed", cause))),
+          leaseRound.pipe(
+            Effect.catchAllCause((cause) => Effect.logWarning("job lease round failed", loggableCause(cause))),
+          ),
           Queue.take(leaseWake).pipe(Effect.timeout(Duration.millis(leaseTtlMs / 4)), Effect.ignore),
         ),
       ),

@@ -1,7 +1,8 @@
-import { SqlClient, type SqlError } from "@effect/sql"
+import { SqlClient } from "@effect/sql"
 import type { EvalResult } from "@proctor/core"
 import { Context, Effect, Layer } from "effect"
-import { JobStoreError } from "../jobs/JobStoreError.js"
+import { type JobStoreError, jobStoreError } from "../jobs/JobStoreError.js"
+import { finiteOrNull } from "../jobs/ResultTally.js"
 import { type RolloutKeyText, rolloutKeyText } from "./RolloutKey.js"
 
 export interface ClusterStoreService {
@@ -37,12 +38,6 @@ export interface ClusterStoreService {
   readonly committedCount: (jobId: string) => Effect.Effect<number, JobStoreError>
 }
 
-const unavailable = (what: string) => (error: SqlError.SqlError) =>
-  new JobStoreError({ reason: "Unavailable", message: `${what}: ${error.message}` })
-
-const finiteOrNull = (n: number | null | undefined): number | null =>
-  typeof n === "number" && Number.isFinite(n) ? n : null
-
 const ACTIVE = ["pending", "running"]
 
 /** The jobs' lease and the workers' commits, on PostgreSQL (the only database a cluster runs on). */
@@ -62,7 +57,7 @@ export const makeClusterStore = Effect.gen(function* () {
             ORDER BY created_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
           RETURNING id`.pipe(
             Effect.map((rows) => rows.map((row) => row.id)),
-            Effect.mapError(unavailable("cannot lease jobs")),
+            Effect.mapError(jobStoreError("cannot lease jobs")),
           ),
     renewLeases: (owner, ids, ttlMs) =>
       ids.length === 0
@@ -70,13 +65,13 @@ export const makeClusterStore = Effect.gen(function* () {
         : sql<{ id: string }>`UPDATE jobs SET lease_until = ${nowMs} + ${ttlMs}
           WHERE lease_owner = ${owner} AND ${sql.in("id", ids)} AND ${sql.in("status", ACTIVE)} RETURNING id`.pipe(
             Effect.map((rows) => new Set(rows.map((row) => row.id))),
-            Effect.mapError(unavailable("cannot renew job leases")),
+            Effect.mapError(jobStoreError("cannot renew job leases")),
           ),
     releaseLeases: (owner, jobId) =>
       sql`UPDATE jobs SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ${owner}
         ${jobId === undefined ? sql.literal("") : sql`AND id = ${jobId}`}`.pipe(
         Effect.asVoid,
-        Effect.mapError(unavailable("cannot release job leases")),
+        Effect.mapError(jobStoreError("cannot release job leases")),
       ),
     // One statement per batch (a trace is inserted only with a row that was): a round trip for many rollouts.
     commitResults: (batch) => {
@@ -107,19 +102,19 @@ export const makeClusterStore = Effect.gen(function* () {
           const keys = new Set(stored.map((row) => `${row.job_id}:${row.seed}:${row.attempt}`))
           return batch.map(({ jobId, result }) => keys.has(`${jobId}:${result.seed}:${result.attempt}`))
         }),
-        Effect.mapError(unavailable("cannot store results")),
+        Effect.mapError(jobStoreError("cannot store results")),
       )
     },
     committedKeys: (jobId) =>
       sql<{ seed: string | number; attempt: string | number }>`SELECT seed, attempt FROM results
         WHERE job_id = ${jobId}`.pipe(
         Effect.map((rows) => new Set(rows.map((row) => rolloutKeyText(Number(row.seed), Number(row.attempt))))),
-        Effect.mapError(unavailable("cannot read results")),
+        Effect.mapError(jobStoreError("cannot read results")),
       ),
     committedCount: (jobId) =>
       sql<{ n: string | number }>`SELECT COUNT(*) AS n FROM results WHERE job_id = ${jobId}`.pipe(
         Effect.map((rows) => Number(rows[0]?.n ?? 0)),
-        Effect.mapError(unavailable("cannot count results")),
+        Effect.mapError(jobStoreError("cannot count results")),
       ),
   }
   return service

@@ -198,7 +198,7 @@ export const startRolloutWorker = async (options: RolloutWorkerOptions): Promise
       const record = yield* store.getJob(jobId)
       if (record === null || isTerminal(record.status) || record.secretsSealed === null) return null
       const secrets = JSON.parse(yield* box.open(record.secretsSealed, record.id)) as JobSecrets
-      const config = runConfigOf(record.config, secrets)
+      const config = yield* runConfigOf(record.config, secrets)
       const solverBase = options.solverFor?.({ jobId, config }) ?? taskAppSolverLayer(config)
       const solverLayer = Option.isSome(interceptor)
         ? withInterception(solverBase, interceptor.value, config, upstreamEnv)

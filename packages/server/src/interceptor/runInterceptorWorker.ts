@@ -3,7 +3,13 @@ import { DEFAULT_UPSTREAM_TIMEOUT_MS, InterceptorCore } from "@proctor/core/inte
 import { type ListeningInterceptor, listenInterceptor } from "@proctor/core/interceptor-server"
 import { localRateGate, type ModelRateGate } from "@proctor/core/rate-gate"
 import { Redacted } from "effect"
-import type { FromWorker, ToWorker, WorkerSettings } from "./internal/workerProtocol.js"
+import {
+  CALL_BATCH_MS,
+  type FinishedCall,
+  type FromWorker,
+  type ToWorker,
+  type WorkerSettings,
+} from "./internal/workerProtocol.js"
 
 /**
  * The body of the interceptor thread started by `startInterceptorWorker`: serves the interceptor on its own
@@ -27,13 +33,34 @@ export const runInterceptorWorker = async (): Promise<void> => {
           prefix: shared.prefix,
           limits: settings.modelRateLimits,
         })
+  // Each call leaves the proxy's heap as it finishes, as JSON (its form in model_calls.jsonl): one flat string
+  // instead of an object graph that survives scavenges and is cloned field by field on the way out. Finished
+  // calls cross together, at most CALL_BATCH_MS after the first of them (and before any reply about a rollout):
+  // one message, one wake-up of the starting thread, per batch instead of per call. A call finishing in the
+  // window's last fifth sends the batch, so under load the timer is cleared before it would wake this thread.
+  const finished: Array<string> = []
+  let batchStartedAt = 0
+  let batchTimer: ReturnType<typeof setTimeout> | null = null
+  const sendCalls = () => {
+    if (batchTimer !== null) clearTimeout(batchTimer)
+    batchTimer = null
+    if (finished.length === 0) return
+    send({ op: "calls", calls: `[${finished.join(",")}]` })
+    finished.length = 0
+  }
   const core = new InterceptorCore({
     baseUrl: null,
     priceCall: () => null,
-    // Each call leaves the thread as it finishes: the proxy's heap keeps no records (fewer survivors per
-    // scavenge), and closing a rollout costs no burst of copying its calls.
     keepCalls: false,
-    publish: (call, origin) => send({ op: "call", cid: origin.cid, index: origin.index, call }),
+    publish: (call, origin) => {
+      finished.push(JSON.stringify({ cid: origin.cid, index: origin.index, call } satisfies FinishedCall))
+      if (batchTimer === null) {
+        batchStartedAt = performance.now()
+        batchTimer = setTimeout(sendCalls, CALL_BATCH_MS)
+      } else if (performance.now() - batchStartedAt >= CALL_BATCH_MS * 0.8) {
+        sendCalls()
+      }
+    },
     upstreamTimeoutMs: settings.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
     connectionsPerOrigin: settings.connectionsPerOrigin ?? null,
     rateGate,
@@ -66,8 +93,9 @@ export const runInterceptorWorker = async (): Promise<void> => {
         return
       }
       case "close":
-        // Calls still in flight are cancelled and sent before the reply.
+        // Calls still in flight are cancelled; every call of the rollout is sent before the reply.
         core.close(message.cid)
+        sendCalls()
         send({ op: "closed", id: message.id })
         return
       case "stop":
@@ -75,6 +103,7 @@ export const runInterceptorWorker = async (): Promise<void> => {
         void server
           .close()
           .finally(() => core.shutdown())
+          .finally(sendCalls)
           .finally(() => rateGate.close())
           .finally(() => port.close())
         return

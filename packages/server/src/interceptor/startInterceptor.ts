@@ -1,15 +1,15 @@
-import { Interceptor, type InterceptorOptions, type InterceptorService } from "@proctor/core"
-import { listenInterceptor } from "@proctor/core/interceptor-server"
-import { Effect, Exit, Layer, Scope } from "effect"
+import {
+  Interceptor,
+  type InterceptorOptions,
+  type InterceptorService,
+  type ServeInterceptorOptions,
+  serveInterceptor,
+} from "@proctor/core"
+import { Effect, Exit, Scope } from "effect"
 
-export interface StartInterceptorOptions extends InterceptorOptions {
-  /** Default 127.0.0.1: the interceptor hands out capabilities to a model key, so it stays local unless told. */
-  readonly host?: string | undefined
-  /** Default 0 (any free port). */
-  readonly port?: number | undefined
+export interface StartInterceptorOptions extends InterceptorOptions, ServeInterceptorOptions {
   /** Serve an existing interceptor (its base URL is set to this server's) instead of making one. */
   readonly interceptor?: InterceptorService | undefined
-  readonly bodyLimit?: number | undefined
 }
 
 export interface RunningInterceptor {
@@ -21,48 +21,18 @@ export interface RunningInterceptor {
 }
 
 /**
- * Starts the interceptor on its own server and sets its public base URL. For the CLI, which embeds one per
- * run; inside an Effect program prefer `InterceptorServerLayer`.
+ * `serveInterceptor` for a program outside Effect: an interceptor (made here unless given) on its own server in
+ * this thread. Its worker-thread twin is `startInterceptorWorker`.
  */
 export const startInterceptor = async (options: StartInterceptorOptions = {}): Promise<RunningInterceptor> => {
-  if (options.interceptor !== undefined) {
-    const running = await listenInterceptor(options.interceptor, options)
-    return { interceptor: options.interceptor, ...running }
-  }
-  const scope = Effect.runSync(Scope.make())
-  const interceptor = Effect.runSync(Scope.extend(Interceptor.make(options), scope))
+  const scope = await Effect.runPromise(Scope.make())
+  const close = () => Effect.runPromise(Scope.close(scope, Exit.void))
   try {
-    const running = await listenInterceptor(interceptor, options)
-    return {
-      interceptor,
-      url: running.url,
-      close: async () => {
-        try {
-          await running.close()
-        } finally {
-          await Effect.runPromise(Scope.close(scope, Exit.void))
-        }
-      },
-    }
+    const interceptor = options.interceptor ?? (await Effect.runPromise(Scope.extend(Interceptor.make(options), scope)))
+    const url = await Effect.runPromise(Scope.extend(serveInterceptor(interceptor, options), scope))
+    return { interceptor, url, close }
   } catch (error) {
-    await Effect.runPromise(Scope.close(scope, Exit.void))
+    await close()
     throw error
   }
 }
-
-/**
- * `Interceptor` served on its own HTTP server for the life of the layer: the server is listening and the
- * base URL set before anything can `open` a rollout, and it stops before the interceptor shuts down.
- */
-export const InterceptorServerLayer = (options: Omit<StartInterceptorOptions, "interceptor"> = {}) =>
-  Layer.scoped(
-    Interceptor,
-    Effect.gen(function* () {
-      const interceptor = yield* Interceptor.make(options)
-      yield* Effect.acquireRelease(
-        Effect.promise(() => listenInterceptor(interceptor, options)),
-        (running) => Effect.promise(running.close),
-      )
-      return interceptor
-    }),
-  )

@@ -8,7 +8,7 @@ import {
   type RolloutInterception,
 } from "@proctor/core"
 import { Effect, Redacted } from "effect"
-import { type FromWorker, isReply, type Reply, type ToWorker } from "./internal/workerProtocol.js"
+import { type FinishedCall, type FromWorker, isReply, type Reply, type ToWorker } from "./internal/workerProtocol.js"
 import {
   type InterceptorThreadOptions,
   type LaunchedInterceptorThread,
@@ -125,9 +125,11 @@ export const startInterceptorWorker = (options: InterceptorWorkerOptions = {}): 
     pending.clear()
   })
   thread.on("message", (message: FromWorker) => {
-    if (message.op === "call") {
-      const calls = callsByRollout.get(message.cid)
-      if (calls !== undefined) calls[message.index] = priced(message.call)
+    if (message.op === "calls") {
+      for (const finished of JSON.parse(message.calls) as Array<FinishedCall>) {
+        const calls = callsByRollout.get(finished.cid)
+        if (calls !== undefined) calls[finished.index] = priced(finished.call)
+      }
     } else if (isReply(message)) {
       const answer = pending.get(message.id)
       pending.delete(message.id)

@@ -30,6 +30,7 @@ import {
   type Queue,
   type Scope,
 } from "effect"
+import { loggableCause } from "../internal/loggableCause.js"
 import type { ApiKeyRecord } from "./ApiKey.js"
 import { admitJob, type JobSpec, nowIso, verdict } from "./admitJob.js"
 import { RowSequence } from "./internal/RowSequence.js"
@@ -283,7 +284,10 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
         if (job.cancelRequested) return yield* finish(job, "cancelled", null)
         const secrets = yield* Effect.either(openSecrets(record))
         if (secrets._tag === "Left") return yield* finish(job, "failed", secrets.left)
-        const config = runConfigOf(record.config, secrets.right)
+        const stored = runConfigOf(record.config, secrets.right)
+        if (stored._tag === "Left")
+          return yield* finish(job, "failed", `the job's stored config is unreadable: ${stored.left}`)
+        const config = stored.right
         if (!(yield* store.markRunning(job.id, nowIso()))) return
         // Counted once here (a resumed job's earlier rows included); every stored row updates it after.
         job.tally = yield* store.resultTally(job.id)
@@ -314,7 +318,7 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
           if (draining && Cause.isInterruptedOnly(exit.cause)) return yield* interrupted(job)
           const failure = Cause.failureOption(exit.cause)
           const message = failure._tag === "Some" ? failure.value.message : "the run stopped unexpectedly"
-          yield* Effect.logError("eval job failed", exit.cause)
+          yield* Effect.logError("eval job failed", loggableCause(exit.cause))
           return yield* finish(job, "failed", message)
         }
         const outcome = exit.value
@@ -327,7 +331,7 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
       }).pipe(
         Effect.scoped,
         // A database outage while finishing leaves the job pending/running: the next start resumes it.
-        Effect.catchAllCause((cause) => Effect.logError("eval job could not be run", cause)),
+        Effect.catchAllCause((cause) => Effect.logError("eval job could not be run", loggableCause(cause))),
       )
 
     const enqueue = (id: string) =>

@@ -10,10 +10,9 @@ import { makeApiKeyQueries } from "./internal/apiKeyQueries.js"
 import { makeJobQueries } from "./internal/jobQueries.js"
 import { MIGRATIONS_TABLE, migrations } from "./internal/migrations.js"
 import { makeResultQueries } from "./internal/resultQueries.js"
-import { unavailable } from "./internal/storeRows.js"
 import type { StoredJobConfig } from "./JobConfig.js"
 import type { JobStatus } from "./JobStatus.js"
-import { JobStoreError } from "./JobStoreError.js"
+import { type JobStoreError, jobStoreError } from "./JobStoreError.js"
 import type { ResultStats, ResultTally, TallyRow } from "./ResultTally.js"
 
 export const DATABASE_FILE = "proctor.db"
@@ -66,6 +65,12 @@ export interface StoredRow extends RolloutCursor {
   readonly json: string
 }
 
+export interface ResultWrite {
+  readonly result: EvalResult
+  /** Its place in the viewer's order of the job's rows (kept from the first write of a key); 0 when unnumbered. */
+  readonly seq?: number | undefined
+}
+
 export interface JobListFilter {
   /** null lists every owner's jobs (an admin key). */
   readonly ownerKeyId: string | null
@@ -113,15 +118,14 @@ export interface JobStoreService {
   readonly saveSummary: (id: string, summary: RunSummary) => Effect.Effect<void, JobStoreError>
 
   /**
-   * Upserts a rollout's row (and its trace, in the same transaction): the last write of a key wins. Returns the
-   * row it replaced (null for a new key), so a live tally can take the old row's contribution back out.
+   * Upserts rollouts' rows (and their traces) in one transaction: the last write of a key wins. Returns, for each
+   * write in order, the row it replaced (null for a new key), so a live tally can take the old row's contribution
+   * back out.
    */
-  readonly upsertResult: (
+  readonly upsertResults: (
     jobId: string,
-    result: EvalResult,
-    /** Its place in the viewer's order of the job's rows (kept from the first write of a key). */
-    seq?: number,
-  ) => Effect.Effect<TallyRow | null, JobStoreError>
+    writes: ReadonlyArray<ResultWrite>,
+  ) => Effect.Effect<ReadonlyArray<TallyRow | null>, JobStoreError>
   /** The highest `seq` of a job's rows (0 for none): where a resumed job's rows continue. */
   readonly maxResultSeq: (jobId: string) => Effect.Effect<number, JobStoreError>
   /**
@@ -172,29 +176,27 @@ export const makeJobStore = Effect.gen(function* () {
         Effect.zipRight(sql`PRAGMA synchronous = NORMAL`.raw, sql`PRAGMA busy_timeout = 5000`.raw).pipe(Effect.asVoid),
       orElse: () => Effect.void,
     })
-    .pipe(Effect.mapError(unavailable("cannot configure the database")))
+    .pipe(Effect.mapError(jobStoreError("cannot configure the database")))
 
   yield* Migrator.make({})({ loader: Migrator.fromRecord(migrations), table: MIGRATIONS_TABLE }).pipe(
-    Effect.mapError(
-      (error) => new JobStoreError({ reason: "Migration", message: `database migration failed: ${error.message}` }),
-    ),
+    Effect.mapError(jobStoreError("database migration failed", "Migration")),
   )
 
   const FINGERPRINT_SETTING = "secret_key_fingerprint"
   const secretKeyFingerprint = sql<{ readonly value: string }>`SELECT value FROM server_settings
     WHERE name = ${FINGERPRINT_SETTING}`.pipe(
     Effect.map((rows) => rows[0]?.value ?? null),
-    Effect.mapError(unavailable("cannot read the secret key's fingerprint")),
+    Effect.mapError(jobStoreError("cannot read the secret key's fingerprint")),
   )
 
   const service: JobStoreService = {
     dialect,
-    ping: sql`SELECT 1 AS one`.pipe(Effect.asVoid, Effect.mapError(unavailable("database unreachable"))),
+    ping: sql`SELECT 1 AS one`.pipe(Effect.asVoid, Effect.mapError(jobStoreError("database unreachable"))),
     secretKeyFingerprint,
     claimSecretKeyFingerprint: (fingerprint) =>
       sql`INSERT INTO server_settings (name, value) VALUES (${FINGERPRINT_SETTING}, ${fingerprint})
         ON CONFLICT (name) DO NOTHING`.pipe(
-        Effect.mapError(unavailable("cannot record the secret key's fingerprint")),
+        Effect.mapError(jobStoreError("cannot record the secret key's fingerprint")),
         Effect.zipRight(secretKeyFingerprint),
         Effect.map((stored) => stored ?? fingerprint),
       ),
@@ -205,9 +207,6 @@ export const makeJobStore = Effect.gen(function* () {
   }
   return service
 })
-
-const connectFailed = (what: string) => (error: { readonly message: string }) =>
-  new JobStoreError({ reason: "Unavailable", message: `${what}: ${error.message}` })
 
 /** Where jobs, results, traces and keys live: an embedded SQLite file by default, or PostgreSQL. */
 export class JobStore extends Context.Tag("@proctor/server/JobStore")<JobStore, JobStoreService>() {
@@ -227,13 +226,9 @@ export class JobStore extends Context.Tag("@proctor/server/JobStore")<JobStore, 
               mkdirSync(dataDir, { recursive: true })
               return SqliteClient.layer({ filename: join(dataDir, DATABASE_FILE) })
             },
-            catch: (error) =>
-              new JobStoreError({
-                reason: "Unavailable",
-                message: `cannot create the data directory ${dataDir}: ${(error as Error).message}`,
-              }),
+            catch: jobStoreError(`cannot create the data directory ${dataDir}`),
           }),
-        ).pipe(Layer.mapError(connectFailed(`cannot open ${join(dataDir, DATABASE_FILE)}`))),
+        ).pipe(Layer.mapError(jobStoreError(`cannot open ${join(dataDir, DATABASE_FILE)}`))),
       ),
     )
 
@@ -249,7 +244,7 @@ export class JobStore extends Context.Tag("@proctor/server/JobStore")<JobStore, 
 const pgClientLayer = (url: string) =>
   PgClient.layer({ url: Redacted.make(url), maxConnections: 10 }).pipe(
     // The URL may hold a password: say only which host failed.
-    Layer.mapError(connectFailed(`cannot connect to PostgreSQL at ${hostOf(url)}`)),
+    Layer.mapError(jobStoreError(`cannot connect to PostgreSQL at ${hostOf(url)}`)),
   )
 
 const hostOf = (url: string): string => {

@@ -77,7 +77,8 @@ export const statsOfTally = (tally: ResultTally): ResultStats => ({
   totalCostUsd: tally.costCount > 0 ? tally.costSum : null,
 })
 
-const finiteOrNull = (n: number | null | undefined): number | null =>
+/** A number as the results table stores it: non-finite numbers become NULL. */
+export const finiteOrNull = (n: number | null | undefined): number | null =>
   typeof n === "number" && Number.isFinite(n) ? n : null
 
 /** A result's contribution as the results table stores its columns (non-finite numbers become NULL). */

@@ -1,4 +1,4 @@
-import type { ModelApi, TokenUsage } from "../../ModelCall.js"
+import type { ModelApi, TokenUsage } from "../../result/ModelCall.js"
 
 /** What one call produced, read from a JSON body or reassembled from a stream. */
 export interface CallSummary {

@@ -1,11 +1,13 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http"
 import type { Dispatcher } from "undici"
+import { isRecord } from "../../internal/isRecord.js"
 import { randomHex } from "../../internal/randomHex.js"
 import { parseRetryAfter } from "../../internal/retryAfter.js"
-import type { ModelCall } from "../../ModelCall.js"
+import type { ModelCall } from "../../result/ModelCall.js"
 import { type ApiAdapter, type CallSummary, DROP, EMPTY_SUMMARY, type StreamAssembler, TOKEN } from "./ApiAdapter.js"
 import { clientHeaders, headerString, sendError, upstreamHeaders } from "./http.js"
-import { errorMessageOf, isRecord, parseJson, stringOrNull } from "./json.js"
+import { withIncludeUsage } from "./includeUsage.js"
+import { errorMessageOf, parseJson, stringOrNull } from "./json.js"
 import type { Cancellable, Recorder, Session } from "./Session.js"
 import { SseParser } from "./SseParser.js"
 
@@ -105,8 +107,7 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
       !(isRecord(streamOptions) && streamOptions.include_usage === true)
     ) {
       this.filter = true
-      const options = isRecord(streamOptions) ? streamOptions : {}
-      upstreamBody = JSON.stringify({ ...parsed, stream_options: { ...options, include_usage: true } })
+      upstreamBody = withIncludeUsage(body, parsed)
     }
     if (this.res.destroyed) {
       // The client left while its body was read: nobody would receive the answer, so none is asked for.
@@ -168,7 +169,10 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
       this.sse = new SseParser()
       this.assembler = this.adapter.assembler(this.filter)
       this.res.writeHead(statusCode, clientHeaders(headers, false))
-      this.res.flushHeaders()
+      // The headers leave now, but with the first events when those come in the same read (as they usually
+      // do): an empty write holds them in the socket's cork until the end of this tick, where `flushHeaders`
+      // would spend a syscall on them alone.
+      this.res.write("")
     } else {
       this.mode = JSON_BODY
       this.res.writeHead(statusCode, clientHeaders(headers, true))
@@ -206,7 +210,8 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
       }
       case JSON_BODY: {
         this.res.end()
-        const body = parseJson(Buffer.concat(this.chunks).toString("utf8"))
+        const chunks = this.chunks
+        const body = parseJson((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString("utf8"))
         this.chunks = []
         if (body === undefined) {
           this.finish("error", this.status, "upstream answered with a body that is not JSON", EMPTY_SUMMARY)

@@ -1,6 +1,6 @@
 import type { Dispatcher } from "undici"
-import type { ModelApi, ModelCall, TokenUsage } from "../../ModelCall.js"
-import type { GatedUpstream } from "../../ModelRateGate.js"
+import type { ModelApi, ModelCall, TokenUsage } from "../../result/ModelCall.js"
+import type { GatedUpstream } from "../ModelRateGate.js"
 
 /** Where one upstream base URL sends each API, over a keep-alive pool shared by every rollout on its origin. */
 export interface Target {

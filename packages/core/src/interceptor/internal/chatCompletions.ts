@@ -1,6 +1,7 @@
-import type { TokenUsage } from "../../ModelCall.js"
+import { isRecord } from "../../internal/isRecord.js"
+import type { TokenUsage } from "../../result/ModelCall.js"
 import { type ApiAdapter, type CallSummary, DROP, type StreamAssembler, TOKEN } from "./ApiAdapter.js"
-import { errorMessageOf, isRecord, type JsonRecord, parseJson, stringOrNull } from "./json.js"
+import { errorMessageOf, type JsonRecord, parseJson, stringOrNull } from "./json.js"
 import { chatUsage } from "./usage.js"
 
 interface ToolCallDraft {

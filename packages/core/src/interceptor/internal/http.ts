@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from "node:http"
-import type { ModelApi } from "../../ModelCall.js"
+import type { ModelApi } from "../../result/ModelCall.js"
 
 /** Client headers that say something about the call itself; everything else stays between client and proxy. */
 const FORWARDED = [

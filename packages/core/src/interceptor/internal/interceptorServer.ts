@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import type { InterceptorService } from "../../Interceptor.js"
+import type { InterceptorService } from "../Interceptor.js"
 
 export interface InterceptorServerOptions {
   /** An `Interceptor`, or the plain core the interceptor thread runs. */
@@ -53,17 +53,18 @@ const readBody = (req: IncomingMessage, res: ServerResponse, limit: number, then
 }
 
 /**
- * The interceptor over plain node:http: every POST (`/cid_…/v1/chat/completions`, `…/responses`,
- * `…/messages`, or any path with `?cid=`) goes to `interceptor.handle` with its raw body; `GET /healthz` reports
- * what is open. No framework: the interceptor thread starts in a fresh isolate for every `proctor eval`, and
- * loading fastify there cost more than everything else the thread does before it listens; `evaluate()` serves
- * it the same way in the solver's own process. Bodies stay Buffers:
- * the interceptor forwards them byte for byte unless it must change them.
+ * The one way in to an interceptor over HTTP, as a node request listener: every POST (`/cid_…/v1/chat/completions`,
+ * `…/responses`, `…/messages`, or any path with `?cid=`) goes to `interceptor.handle` with its raw body, read here
+ * under the body limit; `GET /healthz` reports what is open. Served by its own node:http server
+ * (`createInterceptorServer`) or mounted on a framework's routes with the body left unread (the job server's
+ * fastify). Bodies stay Buffers: the interceptor forwards them byte for byte unless it must change them.
  */
-export const createInterceptorServer = (options: InterceptorServerOptions): Server => {
+export const interceptorListener = (
+  options: InterceptorServerOptions,
+): ((req: IncomingMessage, res: ServerResponse) => void) => {
   const { interceptor } = options
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
-  return createServer(SERVER_OPTIONS, (req, res) => {
+  return (req, res) => {
     if (req.method === "POST") {
       return readBody(req, res, bodyLimit, (body) => interceptor.handle(req, res, body))
     }
@@ -80,8 +81,16 @@ export const createInterceptorServer = (options: InterceptorServerOptions): Serv
       404,
       openAiError(`Unknown request URL: ${req.method} ${path}`, "invalid_request_error", "unknown_url"),
     )
-  })
+  }
 }
+
+/**
+ * The interceptor on a node:http server of its own. No framework: the interceptor thread starts in a fresh
+ * isolate for every `proctor eval`, and loading fastify there cost more than everything else the thread does
+ * before it listens; `evaluate()` serves it the same way in the solver's own process.
+ */
+export const createInterceptorServer = (options: InterceptorServerOptions): Server =>
+  createServer(SERVER_OPTIONS, interceptorListener(options))
 
 export interface ListeningInterceptor {
   /** The server's base URL, e.g. `http://127.0.0.1:41234`. */

@@ -1,9 +1,8 @@
+import { isRecord } from "../../internal/isRecord.js"
+
 /** Hand checks for upstream JSON: bodies are read on the hot path, so no Schema decode. */
 
 export type JsonRecord = Record<string, unknown>
-
-export const isRecord = (value: unknown): value is JsonRecord =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 export const numberOrNull = (value: unknown): number | null =>
   typeof value === "number" && Number.isFinite(value) ? value : null

@@ -1,6 +1,7 @@
+import { isRecord } from "../../internal/isRecord.js"
 import type { ApiAdapter, CallSummary, StreamAssembler } from "./ApiAdapter.js"
 import { TOKEN } from "./ApiAdapter.js"
-import { errorMessageOf, isRecord, type JsonRecord, parseJson, stringOrNull } from "./json.js"
+import { errorMessageOf, type JsonRecord, parseJson, stringOrNull } from "./json.js"
 import { responsesUsage } from "./usage.js"
 
 /**

@@ -1,5 +1,6 @@
-import type { TokenUsage } from "../../ModelCall.js"
-import { isRecord, numberOrNull } from "./json.js"
+import { isRecord } from "../../internal/isRecord.js"
+import type { TokenUsage } from "../../result/ModelCall.js"
+import { numberOrNull } from "./json.js"
 
 const sumOrNull = (a: number | null, b: number | null) => (a === null || b === null ? null : a + b)
 

@@ -42,8 +42,21 @@ export type FromWorker =
   | { readonly op: "opened"; readonly id: number; readonly cid: string; readonly inferenceUrl: string }
   | { readonly op: "refused"; readonly id: number; readonly reason: InterceptorErrorReason; readonly message: string }
   | { readonly op: "closed"; readonly id: number }
-  /** A finished call (unpriced), sent as it finishes so the thread keeps none; before the `closed` of its rollout. */
-  | { readonly op: "call"; readonly cid: string; readonly index: number; readonly call: ModelCall }
+  /**
+   * Finished calls (unpriced), a JSON array of `FinishedCall`: sent within CALL_BATCH_MS of finishing, so the
+   * thread keeps none, and before the `closed` of their rollout.
+   */
+  | { readonly op: "calls"; readonly calls: string }
+
+/** A finished call, with the rollout it belongs to and its index in that rollout's start order. */
+export interface FinishedCall {
+  readonly cid: string
+  readonly index: number
+  readonly call: ModelCall
+}
+
+/** The longest a finished call waits on the thread for others to cross with it. */
+export const CALL_BATCH_MS = 10
 
 export type Reply = Extract<FromWorker, { readonly id: number }>
 

@@ -1,7 +1,8 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { JobStoreService } from "../JobStore.js"
-import { type JobRow, jobOf, num, unavailable } from "./storeRows.js"
+import { jobStoreError } from "../JobStoreError.js"
+import { type JobRow, jobOf, num } from "./storeRows.js"
 
 /** The jobs aggregate of the job store: the `jobs` rows and how a job moves between states. */
 export const makeJobQueries = (
@@ -31,12 +32,12 @@ export const makeJobQueries = (
           ${job.planned}, ${job.numSeeds}, ${job.createdAt},
           ${job.requested === undefined || job.requested === null ? null : JSON.stringify(job.requested)})`.pipe(
         Effect.asVoid,
-        Effect.mapError(unavailable("cannot store the job")),
+        Effect.mapError(jobStoreError("cannot store the job")),
       ),
     getJob: (id) =>
       sql<JobRow>`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ${id}`.pipe(
         Effect.map((rows) => (rows[0] === undefined ? null : jobOf(rows[0]))),
-        Effect.mapError(unavailable("cannot read the job")),
+        Effect.mapError(jobStoreError("cannot read the job")),
       ),
     listJobs: (query) => {
       const clauses = [
@@ -52,36 +53,36 @@ export const makeJobQueries = (
       return sql<JobRow>`SELECT ${JOB_COLUMNS} FROM jobs ${where}
         ORDER BY created_at DESC, id DESC LIMIT ${query.limit}`.pipe(
         Effect.map((rows) => rows.map(jobOf)),
-        Effect.mapError(unavailable("cannot list jobs")),
+        Effect.mapError(jobStoreError("cannot list jobs")),
       )
     },
     countActiveJobs: (ownerKeyId) =>
       sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM jobs
         WHERE owner_key_id = ${ownerKeyId} AND ${sql.in("status", ACTIVE)}`.pipe(
         Effect.map((rows) => num(rows[0]?.n ?? 0)),
-        Effect.mapError(unavailable("cannot count jobs")),
+        Effect.mapError(jobStoreError("cannot count jobs")),
       ),
     countJobsByStatus: sql<{ status: string; n: number | string }>`SELECT status, COUNT(*) AS n FROM jobs
       GROUP BY status`.pipe(
       Effect.map((rows) => new Map(rows.map((row) => [row.status, num(row.n)]))),
-      Effect.mapError(unavailable("cannot count jobs")),
+      Effect.mapError(jobStoreError("cannot count jobs")),
     ),
     resumableJobs: sql<JobRow>`SELECT ${JOB_COLUMNS} FROM jobs WHERE ${sql.in("status", ACTIVE)}
       ORDER BY created_at, id`.pipe(
       Effect.map((rows) => rows.map(jobOf)),
-      Effect.mapError(unavailable("cannot list resumable jobs")),
+      Effect.mapError(jobStoreError("cannot list resumable jobs")),
     ),
     markRunning: (id, startedAt) =>
       sql<{ id: string }>`UPDATE jobs SET status = 'running', started_at = COALESCE(started_at, ${startedAt})
         WHERE id = ${id} AND ${sql.in("status", ACTIVE)} RETURNING id`.pipe(
         Effect.map((rows) => rows.length > 0),
-        Effect.mapError(unavailable("cannot update the job")),
+        Effect.mapError(jobStoreError("cannot update the job")),
       ),
     cancelPending: (id, at) =>
       sql<{ id: string }>`UPDATE jobs SET status = 'cancelled', completed_at = ${at}, secrets_enc = NULL
         WHERE id = ${id} AND status = 'pending' RETURNING id`.pipe(
         Effect.map((rows) => rows.length > 0),
-        Effect.mapError(unavailable("cannot cancel the job")),
+        Effect.mapError(jobStoreError("cannot cancel the job")),
       ),
     finishJob: (id, outcome) =>
       sql<{ id: string }>`UPDATE jobs SET status = ${outcome.status}, error = ${outcome.error},
@@ -89,12 +90,12 @@ export const makeJobQueries = (
         stats_json = ${outcome.stats === undefined ? null : JSON.stringify(outcome.stats)}
         WHERE id = ${id} AND ${sql.in("status", ACTIVE)} RETURNING id`.pipe(
         Effect.map((rows) => rows.length > 0),
-        Effect.mapError(unavailable("cannot finish the job")),
+        Effect.mapError(jobStoreError("cannot finish the job")),
       ),
     saveSummary: (id, summary) =>
       sql`UPDATE jobs SET summary_json = ${JSON.stringify(summary)} WHERE id = ${id}`.pipe(
         Effect.asVoid,
-        Effect.mapError(unavailable("cannot save the job summary")),
+        Effect.mapError(jobStoreError("cannot save the job summary")),
       ),
   }
 }

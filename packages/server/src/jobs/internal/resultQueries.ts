@@ -1,10 +1,11 @@
-import type { SqlClient } from "@effect/sql"
+import type { SqlClient, SqlError } from "@effect/sql"
 import { decodeModelCalls, type EvalResult, encodeModelCalls, type ModelCall } from "@proctor/core"
 import { Effect, Either } from "effect"
-import type { JobStoreService, RolloutCursor } from "../JobStore.js"
-import { JobStoreError } from "../JobStoreError.js"
-import { emptyTally, type ResultTally, type TallyRow } from "../ResultTally.js"
-import { finiteOrNull, num, numOrNull, type PageRow, pageOf, unavailable } from "./storeRows.js"
+import { type RolloutKeyText, rolloutKeyText } from "../../cluster/RolloutKey.js"
+import type { JobStoreService, ResultWrite, RolloutCursor } from "../JobStore.js"
+import { JobStoreError, jobStoreError } from "../JobStoreError.js"
+import { emptyTally, finiteOrNull, type ResultTally, type TallyRow, tallyRowOf } from "../ResultTally.js"
+import { num, numOrNull, type PageRow, pageOf } from "./storeRows.js"
 
 /**
  * Rows come back in call id order (random); a rollout's calls are shown in the order they started. The sort
@@ -14,12 +15,57 @@ import { finiteOrNull, num, numOrNull, type PageRow, pageOf, unavailable } from 
 const inStartOrder = (calls: Array<ModelCall>): Array<ModelCall> =>
   calls.sort((a, b) => (a.started_at < b.started_at ? -1 : a.started_at > b.started_at ? 1 : 0))
 
+const hasTrace = (result: EvalResult) => result.trace !== undefined && result.trace !== null
+
+interface StoredTallyRow {
+  readonly seed: number | string
+  readonly attempt: number | string
+  readonly status: string
+  readonly score: number | string | null
+  readonly tokens: number | string | null
+  readonly cost_usd: number | string | null
+}
+
+const tallyRowOfStored = (row: StoredTallyRow): TallyRow => ({
+  status: row.status,
+  score: numOrNull(row.score),
+  tokens: numOrNull(row.tokens),
+  costUsd: numOrNull(row.cost_usd),
+})
+
+/**
+ * What a group of writes does to the rows stored before it (`stored`, by key): the row each write replaces (null for a
+ * new key; in order, so a key written twice replaces its own first write), and one write per key, as one INSERT may
+ * touch a row only once (PostgreSQL) — the key's last result at the `seq` of its first write, as separate writes of
+ * the key would have left it.
+ */
+const applyWrites = (
+  writes: ReadonlyArray<ResultWrite>,
+  keys: ReadonlyArray<RolloutKeyText>,
+  stored: Map<RolloutKeyText, TallyRow>,
+): { readonly replaced: ReadonlyArray<TallyRow | null>; readonly unique: ReadonlyArray<ResultWrite> } => {
+  // The usual group: new keys, each once.
+  if (stored.size === 0 && new Set(keys).size === keys.length) {
+    return { replaced: writes.map(() => null), unique: writes }
+  }
+  const byKey = new Map<RolloutKeyText, ResultWrite>()
+  const replaced = writes.map((write, i) => {
+    const key = keys[i]!
+    const previous = stored.get(key) ?? null
+    stored.set(key, tallyRowOf(write.result))
+    const first = byKey.get(key)
+    byKey.set(key, first === undefined ? write : { result: write.result, seq: first.seq })
+    return previous
+  })
+  return { replaced, unique: [...byKey.values()] }
+}
+
 /** The results aggregate of the job store: result rows, their traces, and the model calls of each rollout. */
 export const makeResultQueries = (
   sql: SqlClient.SqlClient,
 ): Pick<
   JobStoreService,
-  | "upsertResult"
+  | "upsertResults"
   | "maxResultSeq"
   | "viewerRows"
   | "rolloutOf"
@@ -42,77 +88,82 @@ export const makeResultQueries = (
             ORDER BY seed, attempt LIMIT ${limit}`
         return pageOf(rows)
       },
-      Effect.mapError(unavailable(`cannot read ${table}`)),
+      Effect.mapError(jobStoreError(`cannot read ${table}`)),
     )
 
-  const upsertRow = (jobId: string, result: EvalResult, rowJson: string, seq: number) =>
-    sql`INSERT INTO results (job_id, seed, attempt, status, score, tokens, cost_usd, row_json, seq)
-      VALUES (${jobId}, ${result.seed}, ${result.attempt}, ${result.status}, ${finiteOrNull(result.score)},
-        ${finiteOrNull(result.tokens)}, ${finiteOrNull(result.cost_usd)}, ${rowJson}, ${seq})
+  const rowValues = (jobId: string, { result, seq }: ResultWrite) =>
+    sql`(${jobId}, ${result.seed}, ${result.attempt}, ${result.status}, ${finiteOrNull(result.score)},
+      ${finiteOrNull(result.tokens)}, ${finiteOrNull(result.cost_usd)},
+      ${JSON.stringify(hasTrace(result) ? { ...result, trace: undefined } : result)}, ${seq ?? 0})`
+
+  // Read inside the transaction, so the rows replaced are the ones these writes overwrite.
+  const storedRows = (jobId: string, writes: ReadonlyArray<ResultWrite>) =>
+    Effect.map(
+      sql<StoredTallyRow>`SELECT seed, attempt, status, score, tokens, cost_usd FROM results
+        WHERE job_id = ${jobId} AND ${sql.in(
+          "seed",
+          writes.map((write) => write.result.seed),
+        )}`,
+      (rows) => new Map(rows.map((row) => [rolloutKeyText(num(row.seed), num(row.attempt)), tallyRowOfStored(row)])),
+    )
+
+  const writeRows = (jobId: string, writes: ReadonlyArray<ResultWrite>, hadRow: (key: RolloutKeyText) => boolean) => {
+    let write: Effect.Effect<unknown, SqlError.SqlError> = sql`INSERT INTO results
+        (job_id, seed, attempt, status, score, tokens, cost_usd, row_json, seq)
+      VALUES ${sql.csv(writes.map((write) => rowValues(jobId, write)))}
       ON CONFLICT (job_id, seed, attempt) DO UPDATE SET status = excluded.status, score = excluded.score,
         tokens = excluded.tokens, cost_usd = excluded.cost_usd, row_json = excluded.row_json`
+    const traced = writes.filter((write) => hasTrace(write.result))
+    // The trace goes to its own table (like the CLI's traces/ folder) so result pages stay small.
+    if (traced.length > 0) {
+      write = Effect.zipRight(
+        write,
+        sql`INSERT INTO traces (job_id, seed, attempt, trace_json)
+          VALUES ${sql.csv(
+            traced.map(
+              ({ result }) => sql`(${jobId}, ${result.seed}, ${result.attempt}, ${JSON.stringify(result.trace)})`,
+            ),
+          )}
+          ON CONFLICT (job_id, seed, attempt) DO UPDATE SET trace_json = excluded.trace_json`,
+      )
+    }
+    // A key's last write wins: a trace left by an earlier write of the key would belong to another attempt.
+    for (const { result } of writes) {
+      if (hasTrace(result) || !hadRow(rolloutKeyText(result.seed, result.attempt))) continue
+      write = Effect.zipRight(
+        write,
+        sql`DELETE FROM traces WHERE job_id = ${jobId} AND seed = ${result.seed} AND attempt = ${result.attempt}`,
+      )
+    }
+    return write
+  }
 
   return {
-    upsertResult: (jobId, result, seq = 0) => {
-      // Read inside the transaction, so the row replaced is the one this write overwrites.
-      const previous = sql<{
-        status: string
-        score: number | string | null
-        tokens: number | string | null
-        cost_usd: number | string | null
-      }>`SELECT status, score, tokens, cost_usd FROM results
-        WHERE job_id = ${jobId} AND seed = ${result.seed} AND attempt = ${result.attempt}`.pipe(
-        Effect.map((rows): TallyRow | null => {
-          const row = rows[0]
-          return row === undefined
-            ? null
-            : {
-                status: row.status,
-                score: numOrNull(row.score),
-                tokens: numOrNull(row.tokens),
-                costUsd: numOrNull(row.cost_usd),
-              }
-        }),
-      )
-      const trace = result.trace
-      if (trace === undefined || trace === null) {
-        // A key's last write wins: a trace left by an earlier write of the key would belong to another attempt.
-        return sql
-          .withTransaction(
-            Effect.zipLeft(
-              previous,
-              Effect.zipRight(
-                upsertRow(jobId, result, JSON.stringify(result), seq),
-                sql`DELETE FROM traces WHERE job_id = ${jobId} AND seed = ${result.seed} AND attempt = ${result.attempt}`,
-              ),
-            ),
-          )
-          .pipe(Effect.mapError(unavailable("cannot store the result")))
-      }
-      // The trace goes to its own table (like the CLI's traces/ folder) so result pages stay small.
+    upsertResults: (jobId, writes) => {
+      if (writes.length === 0) return Effect.succeed([])
+      const keys = writes.map(({ result }) => rolloutKeyText(result.seed, result.attempt))
       return sql
         .withTransaction(
-          Effect.zipLeft(
-            previous,
-            Effect.zipRight(
-              sql`INSERT INTO traces (job_id, seed, attempt, trace_json)
-                VALUES (${jobId}, ${result.seed}, ${result.attempt}, ${JSON.stringify(trace)})
-                ON CONFLICT (job_id, seed, attempt) DO UPDATE SET trace_json = excluded.trace_json`,
-              upsertRow(jobId, result, JSON.stringify({ ...result, trace: undefined }), seq),
-            ),
-          ),
+          Effect.flatMap(storedRows(jobId, writes), (stored) => {
+            const hadRow = new Set(stored.keys())
+            const { replaced, unique } = applyWrites(writes, keys, stored)
+            return Effect.as(
+              writeRows(jobId, unique, (key) => hadRow.has(key)),
+              replaced,
+            )
+          }),
         )
-        .pipe(Effect.mapError(unavailable("cannot store the result")))
+        .pipe(Effect.mapError(jobStoreError("cannot store the results")))
     },
     resultRows: (jobId) =>
       sql<{ row_json: string }>`SELECT row_json FROM results WHERE job_id = ${jobId} ORDER BY seed, attempt`.pipe(
         Effect.map((rows) => rows.map((row) => row.row_json)),
-        Effect.mapError(unavailable("cannot read results")),
+        Effect.mapError(jobStoreError("cannot read results")),
       ),
     maxResultSeq: (jobId) =>
       sql<{ seq: number | string | null }>`SELECT MAX(seq) AS seq FROM results WHERE job_id = ${jobId}`.pipe(
         Effect.map((rows) => num(rows[0]?.seq ?? 0)),
-        Effect.mapError(unavailable("cannot read results")),
+        Effect.mapError(jobStoreError("cannot read results")),
       ),
     viewerRows: (jobId, { offset, limit, maxSeq }) =>
       sql<{ json: string; calls: number | string }>`SELECT r.row_json AS json,
@@ -122,7 +173,7 @@ export const makeResultQueries = (
           ${maxSeq === null ? sql.literal("") : sql`AND r.seq <= ${maxSeq}`}
         ORDER BY r.seq, r.seed, r.attempt LIMIT ${limit} OFFSET ${offset}`.pipe(
         Effect.map((rows) => rows.map((row) => ({ json: row.json, calls: num(row.calls) }))),
-        Effect.mapError(unavailable("cannot read results")),
+        Effect.mapError(jobStoreError("cannot read results")),
       ),
     rolloutOf: (jobId, key) =>
       sql<{ json: string; trace: string | null }>`SELECT r.row_json AS json, t.trace_json AS trace
@@ -130,7 +181,7 @@ export const makeResultQueries = (
           ON t.job_id = r.job_id AND t.seed = r.seed AND t.attempt = r.attempt
         WHERE r.job_id = ${jobId} AND r.seed = ${key.seed} AND r.attempt = ${key.attempt}`.pipe(
         Effect.map((rows) => rows[0] ?? null),
-        Effect.mapError(unavailable("cannot read the rollout")),
+        Effect.mapError(jobStoreError("cannot read the rollout")),
       ),
     resultPage: page("results", "row_json"),
     tracePage: page("traces", "trace_json"),
@@ -163,7 +214,7 @@ export const makeResultQueries = (
               ]),
             ),
         ),
-        Effect.mapError(unavailable("cannot aggregate results")),
+        Effect.mapError(jobStoreError("cannot aggregate results")),
       )
     },
 
@@ -198,7 +249,7 @@ export const makeResultQueries = (
             costCount: num(row.cost_count),
           }
         }),
-        Effect.mapError(unavailable("cannot aggregate results")),
+        Effect.mapError(jobStoreError("cannot aggregate results")),
       ),
 
     // Stored as core's codec stores them (each call relative to the previous one of its rollout) and never
@@ -217,11 +268,11 @@ export const makeResultQueries = (
                 { discard: true },
               ),
             )
-            .pipe(Effect.mapError(unavailable("cannot store model calls"))),
+            .pipe(Effect.mapError(jobStoreError("cannot store model calls"))),
     modelCallsOf: (jobId, key) =>
       sql<{ call_json: string }>`SELECT call_json FROM model_calls
         WHERE job_id = ${jobId} AND seed = ${key.seed} AND attempt = ${key.attempt} ORDER BY call_id`.pipe(
-        Effect.mapError(unavailable("cannot read model calls")),
+        Effect.mapError(jobStoreError("cannot read model calls")),
         Effect.flatMap((rows) => {
           const where = `job ${jobId} seed ${key.seed} attempt ${key.attempt}`
           const decoded = Either.flatMap(

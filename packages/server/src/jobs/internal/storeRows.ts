@@ -1,19 +1,11 @@
-import type { SqlError } from "@effect/sql"
 import type { RunSummary } from "@proctor/core"
 import type { ApiKeyRecord } from "../ApiKey.js"
 import type { StoredJobConfig } from "../JobConfig.js"
 import type { JobStatus } from "../JobStatus.js"
 import type { JobRecord, StoredRow } from "../JobStore.js"
-import { JobStoreError } from "../JobStoreError.js"
 import type { ResultStats } from "../ResultTally.js"
 
 /** The job database's rows as both dialects return them, and how they become records. */
-
-export const unavailable = (what: string) => (error: SqlError.SqlError) =>
-  new JobStoreError({ reason: "Unavailable", message: `${what}: ${error.message}` })
-
-export const finiteOrNull = (n: number | null | undefined): number | null =>
-  typeof n === "number" && Number.isFinite(n) ? n : null
 
 /** PostgreSQL returns BIGINT and COUNT as strings; SQLite as numbers. */
 export const num = (value: unknown): number => (typeof value === "number" ? value : Number(value))

@@ -1,7 +1,6 @@
 import type { ReceivedRolloutRequest } from "@proctor/core"
+import { isRecord } from "@proctor/core"
 import type { RolloutResult, RolloutStep } from "../TaskAppDefinition.js"
-
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 /** synth-ai's `RolloutStep` defaults, so strict (pydantic) readers accept every step. */
 const wireStep = (step: RolloutStep) => ({

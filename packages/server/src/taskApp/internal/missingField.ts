@@ -1,6 +1,5 @@
+import { isRecord } from "@proctor/core"
 import type { RequiredField } from "../TaskAppDefinition.js"
-
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 const valueAt = (root: unknown, path: string): unknown => {
   let node = root

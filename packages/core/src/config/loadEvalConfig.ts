@@ -1,0 +1,283 @@
+import { readFile } from "node:fs/promises"
+import { Effect, Either, ParseResult, Redacted, Schema } from "effect"
+import { parse as parseToml, TomlError } from "smol-toml"
+import { knownProviders, PROVIDERS, resolveModelEndpoint } from "../interceptor/ModelEndpoint.js"
+import { formatParseIssues, renderPath } from "../internal/formatIssues.js"
+import { ConfigError } from "./ConfigError.js"
+import { defaults, type EvalRunConfig, EvalTomlSection, MAX_ROLLOUTS } from "./EvalRunConfig.js"
+import { parseEnvFile } from "./internal/envFile.js"
+import { locateKeys, reviewConfigKeys } from "./internal/reviewConfigKeys.js"
+import { splitSecrets } from "./internal/withoutSecrets.js"
+import { resumeSettingsOf } from "./ResumeSettings.js"
+
+/** A number typed on the command line; the message is proctor's, whatever the string was. */
+const NumberFlag = (expected: string, accepts: (n: number) => boolean) =>
+  Schema.transformOrFail(Schema.String, Schema.Number, {
+    strict: true,
+    decode: (raw, _, ast) => {
+      const n = raw.trim() === "" ? Number.NaN : Number(raw)
+      return accepts(n)
+        ? ParseResult.succeed(n)
+        : ParseResult.fail(new ParseResult.Type(ast, raw, `expected ${expected}, got ${JSON.stringify(raw)}`))
+    },
+    encode: (n) => ParseResult.succeed(String(n)),
+  })
+const PositiveIntFlag = NumberFlag("a positive integer", (n) => Number.isInteger(n) && n > 0)
+const NonNegativeIntFlag = NumberFlag("an integer ≥ 0", (n) => Number.isInteger(n) && n >= 0)
+const SecondsFlag = NumberFlag("a positive number of seconds", (n) => Number.isFinite(n) && n > 0)
+const UrlFlag = Schema.String.pipe(
+  Schema.filter((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), {
+    message: (issue) => `expected an http(s) URL, got ${JSON.stringify(issue.actual)}`,
+  }),
+)
+const ProviderFlag = Schema.String.pipe(
+  Schema.filter((s) => Object.hasOwn(PROVIDERS, s), {
+    message: (issue) => `expected one of ${knownProviders()}, got ${JSON.stringify(issue.actual)}`,
+  }),
+)
+
+const flag = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
+
+/** Values given on the command line, as commander hands them over (strings and booleans). */
+export const EvalFlags = Schema.Struct({
+  app_id: flag(Schema.String),
+  url: flag(Schema.String),
+  seeds: flag(Schema.String),
+  model: flag(Schema.String),
+  concurrency: flag(PositiveIntFlag),
+  attempts: flag(PositiveIntFlag),
+  max_retries: flag(NonNegativeIntFlag),
+  timeout: flag(SecondsFlag),
+  return_trace: flag(Schema.Boolean),
+  traces_dir: flag(Schema.String),
+  /** The policy's model endpoint: lands in `policy_config.inference_url`. */
+  inference_url: flag(UrlFlag),
+  provider: flag(ProviderFlag),
+  strict: flag(Schema.Boolean),
+  max_response_bytes: flag(PositiveIntFlag),
+})
+export type EvalFlags = typeof EvalFlags.Encoded
+
+export interface EvalConfigSources {
+  /** Path of a synth-ai style TOML file (`[eval]` table or top-level keys). */
+  readonly configPath?: string | undefined
+  readonly flags?: EvalFlags | undefined
+  /** A dotenv file whose variables override `env`. */
+  readonly envFile?: string | undefined
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined
+}
+
+const flagName = (path: ReadonlyArray<PropertyKey>): string => {
+  const key = String(path[0] ?? "")
+  return key === "app_id" ? "APP_ID" : `--${key.replaceAll("_", "-")}`
+}
+
+const decodeSection = (raw: unknown, render: (path: ReadonlyArray<PropertyKey>) => string) =>
+  Schema.decodeUnknownEither(EvalTomlSection, { errors: "all" })(raw).pipe(
+    Either.mapLeft((error) => new ConfigError({ reason: "InvalidValue", message: formatParseIssues(error, render) })),
+  )
+
+const readText = (path: string, what: string) =>
+  Effect.tryPromise({
+    try: () => readFile(path, "utf8"),
+    catch: () => new ConfigError({ reason: "FileNotFound", message: `${what} ${path} cannot be read` }),
+  })
+
+/** `file:line:column: what is wrong`, then the parser's excerpt with a caret under the spot. */
+const tomlSyntaxError = (path: string, error: unknown) => {
+  if (!(error instanceof TomlError)) {
+    return new ConfigError({ reason: "TomlSyntax", message: `${path}: not valid TOML: ${String(error)}` })
+  }
+  const what = (error.message.split("\n")[0] ?? "").replace(/^Invalid TOML document: /, "")
+  return new ConfigError({
+    reason: "TomlSyntax",
+    message: `${path}:${error.line}:${error.column}: not valid TOML: ${what}\n${error.codeblock.trimEnd()}`,
+  })
+}
+
+const isTable = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+const EVAL_KEYS = Object.keys(EvalTomlSection.fields)
+
+const loadToml = Effect.fn("loadEvalConfig.toml")(function* (path: string) {
+  const text = yield* readText(path, "config file")
+  const document = yield* Effect.try({
+    try: () => parseToml(text) as Record<string, unknown>,
+    catch: (e) => tomlSyntaxError(path, e),
+  })
+  const inEvalTable = isTable(document.eval)
+  const raw = inEvalTable ? (document.eval as Record<string, unknown>) : document
+  const prefix = inEvalTable ? "eval" : ""
+  const section = yield* decodeSection(raw, (p) => `${path}: ${renderPath(prefix, p)}`)
+  const findings = reviewConfigKeys(document, EVAL_KEYS).map((f) => ({ ...f, message: `${path}: ${f.message}` }))
+  /** Where the file sets one of `keys` outside the table proctor reads: the likely cause when it is missing. */
+  const setElsewhere = (keys: ReadonlyArray<string>) => {
+    const paths = locateKeys(document, keys, raw)
+    return paths.length === 0 ? null : `${path}: ${paths.join(", ")} is not read: put it in the [eval] table itself`
+  }
+  return { section, findings, setElsewhere }
+})
+
+/** Unknown keys are warnings, or one error naming them all when the run is strict. */
+const applyStrictness = (
+  findings: ReadonlyArray<{ readonly severity: "unknown" | "unused"; readonly message: string }>,
+  strict: boolean,
+) => {
+  const unknown = findings.filter((f) => f.severity === "unknown")
+  return strict && unknown.length > 0
+    ? Either.left(
+        new ConfigError({
+          reason: "InvalidValue",
+          message: `${unknown.map((f) => f.message).join("\n")}\n(strict: unknown keys are errors; drop --strict or strict = true to run with warnings)`,
+        }),
+      )
+    : Either.right(findings.map((f) => f.message))
+}
+
+/**
+ * Flags are decoded twice: once from strings, then against the same rules as the TOML keys. The inference
+ * URL is not a key of `[eval]` (it belongs in its policy_config), so it is kept aside.
+ */
+const decodeFlags = (flags: EvalFlags) =>
+  Schema.decodeUnknownEither(EvalFlags, { errors: "all" })(flags).pipe(
+    Either.mapLeft((error) => new ConfigError({ reason: "InvalidValue", message: formatParseIssues(error, flagName) })),
+    Either.flatMap((parsed) =>
+      Either.map(decodeSection(parsed, flagName), (section) => ({ ...section, inference_url: parsed.inference_url })),
+    ),
+  )
+
+const EndpointFlags = EvalFlags.pipe(Schema.pick("inference_url", "provider"))
+
+/** The model endpoint of a command that takes only `--inference-url` and `--provider` (`task-app check`). */
+export const endpointFromFlags = (
+  flags: Pick<EvalFlags, "inference_url" | "provider">,
+  env: Readonly<Record<string, string | undefined>>,
+) =>
+  Schema.decodeUnknownEither(EndpointFlags, { errors: "all" })(flags).pipe(
+    Either.mapLeft((error) => new ConfigError({ reason: "InvalidValue", message: formatParseIssues(error, flagName) })),
+    Either.map((parsed) => resolveModelEndpoint({ flagUrl: parsed.inference_url, flagProvider: parsed.provider, env })),
+  )
+
+/** The process environment with an `--env-file`'s variables laid over it. */
+export const loadEnv = Effect.fn("loadEvalConfig.env")(function* (sources: Pick<EvalConfigSources, "envFile" | "env">) {
+  const base = sources.env ?? {}
+  if (sources.envFile === undefined) return base
+  const text = yield* readText(sources.envFile, "env file")
+  const vars = yield* Either.mapLeft(
+    parseEnvFile(text),
+    (problem) => new ConfigError({ reason: "EnvFile", message: `${sources.envFile}: ${problem}` }),
+  )
+  return { ...base, ...vars }
+})
+
+/**
+ * What a resume is given besides its run directory: the task-app key and the secrets, which are never
+ * written to the run directory, and every setting of the flags and the config file, each named as the user
+ * gave it, for `resumedConfig` to check against the run's plan (see `applyResumeSettings`). `env` is the environment with the
+ * `--env-file` laid over it, read here once.
+ */
+export const loadResumeSettings = Effect.fn("loadEvalConfig.resume")(function* (
+  sources: Pick<EvalConfigSources, "envFile" | "env" | "flags" | "configPath">,
+) {
+  const env = yield* loadEnv(sources)
+  const flags = yield* decodeFlags(sources.flags ?? {})
+  const file = sources.configPath === undefined ? null : yield* loadToml(sources.configPath)
+  const fromFile = file?.section ?? {}
+  const warnings = yield* applyStrictness(file?.findings ?? [], flags.strict ?? fromFile.strict ?? false)
+  const apiKey = fromFile.task_app_api_key ?? env.ENVIRONMENT_API_KEY
+  return {
+    apiKey,
+    warnings,
+    env,
+    secrets: {
+      policy_config: splitSecrets(fromFile.policy_config ?? {}, "policy_config").secrets,
+      env_config: splitSecrets(fromFile.env_config ?? {}, "env_config").secrets,
+    },
+    settings: [
+      ...resumeSettingsOf(fromFile, (key) => `${key} in ${sources.configPath}`),
+      ...resumeSettingsOf(flags, (key) => flagName([key])),
+    ],
+  }
+})
+
+const stringOrUndefined = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined)
+
+/**
+ * Resolves an eval run from its sources. Precedence: flags, then the config file, then the environment
+ * (`ENVIRONMENT_API_KEY`; `OPENAI_BASE_URL` for the model endpoint), then proctor's defaults. `warnings`
+ * name the file's keys proctor will not read (`--strict` or `strict = true` makes them an error instead);
+ * the caller decides how to show them.
+ */
+export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: EvalConfigSources) {
+  const file = sources.configPath === undefined ? null : yield* loadToml(sources.configPath)
+  const fromFile = file?.section ?? {}
+  const fromFlags = yield* decodeFlags(sources.flags ?? {})
+  const env = yield* loadEnv(sources)
+  const merged = { ...fromFile, ...fromFlags }
+  const warnings = yield* applyStrictness(file?.findings ?? [], merged.strict ?? false)
+  const missing = (what: string, keys: ReadonlyArray<string>) => {
+    const misplaced = file?.setElsewhere(keys) ?? null
+    return new ConfigError({
+      reason: "Missing",
+      message:
+        misplaced === null
+          ? `no ${what}: set eval.${keys[0]} in the config file or pass --${keys[0]}`
+          : `${misplaced}, or pass --${keys[0]}`,
+    })
+  }
+
+  const url = merged.url ?? merged.task_app_url
+  if (url === undefined) return yield* missing("task app URL", ["url", "task_app_url"])
+  if (merged.seeds === undefined) return yield* missing("seeds", ["seeds"])
+  const attempts = merged.attempts ?? defaults.attempts
+  if (merged.seeds.length * attempts > MAX_ROLLOUTS) {
+    return yield* new ConfigError({
+      reason: "InvalidValue",
+      message: `${merged.seeds.length} seeds × ${attempts} attempts is ${merged.seeds.length * attempts} rollouts: a run plans at most ${MAX_ROLLOUTS} (fewer --seeds or --attempts)`,
+    })
+  }
+  const apiKey = merged.task_app_api_key ?? env.ENVIRONMENT_API_KEY
+  const model = merged.model ?? null
+  const policyConfig = { ...(merged.policy_config ?? {}) }
+  if (model !== null && policyConfig.model === undefined) policyConfig.model = model
+  const endpoint = resolveModelEndpoint({
+    flagUrl: fromFlags.inference_url,
+    flagProvider: fromFlags.provider,
+    fileUrl: stringOrUndefined(policyConfig.inference_url),
+    fileProvider: fromFile.provider ?? stringOrUndefined(policyConfig.provider),
+    env,
+  })
+  if (endpoint !== null) policyConfig.inference_url = endpoint.inferenceUrl
+
+  const config: EvalRunConfig = {
+    app_id: merged.app_id ?? null,
+    task_app_url: url,
+    task_app_api_key: apiKey === undefined || apiKey === "" ? null : Redacted.make(apiKey),
+    env_name: merged.env_name ?? null,
+    seeds: merged.seeds,
+    attempts,
+    concurrency: merged.concurrency ?? defaults.concurrency,
+    timeout_s: merged.timeout ?? defaults.timeout_s,
+    max_retries: merged.max_retries ?? defaults.max_retries,
+    return_trace: merged.return_trace ?? (merged.traces_dir !== undefined || defaults.return_trace),
+    trace_format: merged.trace_format ?? defaults.trace_format,
+    model,
+    provider: merged.provider ?? endpoint?.provider ?? null,
+    policy_name: merged.policy_name ?? null,
+    policy_config: policyConfig,
+    env_config: merged.env_config ?? {},
+    ops: merged.ops ?? null,
+    pass_threshold: merged.pass_threshold ?? defaults.pass_threshold,
+    ...(merged.cluster_by === undefined ? {} : { cluster_by: merged.cluster_by }),
+    max_response_bytes: merged.max_response_bytes ?? defaults.max_response_bytes,
+  }
+  return {
+    config,
+    tracesDir: merged.traces_dir ?? null,
+    runDir: merged.run_dir ?? null,
+    backendUrl: merged.backend_url ?? null,
+    env,
+    warnings,
+  }
+})

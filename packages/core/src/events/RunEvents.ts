@@ -1,0 +1,43 @@
+import type { ErrorKind, EvalResult, RolloutKey } from "../result/EvalResult.js"
+import type { RunSummary } from "../summary/Summary.js"
+
+/**
+ * Counters of a run so far, as the progress display and the server's event stream show them. The counts
+ * cover the whole run, earlier sessions of a resumed run included; `elapsedMs` is this session's, and
+ * `done − alreadyDone` rollouts were completed in it.
+ */
+export interface RunProgress {
+  readonly planned: number
+  readonly done: number
+  readonly ok: number
+  readonly errored: number
+  readonly retries: number
+  readonly inFlight: number
+  readonly scoreSum: number
+  readonly scored: number
+  readonly elapsedMs: number
+  /** Rollouts earlier sessions completed before this one started. */
+  readonly alreadyDone: number
+}
+
+export type RunEvent =
+  | {
+      readonly _tag: "RunStarted"
+      readonly runId: string
+      readonly runDir: string | null
+      readonly planned: number
+      readonly alreadyDone: number
+    }
+  /** A try of a rollout begins: `retry` 0 is its first, n its n-th retry (after a `RolloutRetried`). */
+  | { readonly _tag: "RolloutStarted"; readonly key: RolloutKey; readonly retry: number }
+  | { readonly _tag: "RolloutFinished"; readonly result: EvalResult; readonly progress: RunProgress }
+  | {
+      readonly _tag: "RolloutRetried"
+      readonly key: RolloutKey
+      readonly retry: number
+      readonly errorKind: ErrorKind
+      readonly error: string
+      readonly delayMs: number
+    }
+  | { readonly _tag: "StopRequested"; readonly inFlight: number }
+  | { readonly _tag: "RunFinished"; readonly summary: RunSummary; readonly interrupted: boolean }

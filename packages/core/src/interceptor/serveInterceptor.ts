@@ -1,0 +1,28 @@
+import { Effect, type Scope } from "effect"
+import type { InterceptorService } from "./Interceptor.js"
+import { listenInterceptor } from "./internal/interceptorServer.js"
+
+export interface ServeInterceptorOptions {
+  /** Default 127.0.0.1: the interceptor hands out capabilities to a model key, so it stays local unless told. */
+  readonly host?: string | undefined
+  /** Default 0 (any free port). */
+  readonly port?: number | undefined
+  /** Largest request body accepted (long agent transcripts and images); default 20 MiB. */
+  readonly bodyLimit?: number | undefined
+}
+
+/**
+ * Serves an interceptor in this thread on a node:http server of its own for the life of the scope, and sets its
+ * base URL (the server's, returned). For in-process evals, whose solver runs in this process, and for CLI runs
+ * with one rollout in flight at a time: the same server as the interceptor thread's, without the thread (which
+ * keeps the proxy clear of the runner's work, and matters less when the solver shares the event loop anyway, or
+ * the runner only waits). The interceptor itself answers unknown ids, paths and methods.
+ */
+export const serveInterceptor = (
+  interceptor: InterceptorService,
+  options: ServeInterceptorOptions = {},
+): Effect.Effect<string, never, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.promise(() => listenInterceptor(interceptor, options)),
+    (listening) => Effect.promise(listening.close),
+  ).pipe(Effect.map((listening) => listening.url))

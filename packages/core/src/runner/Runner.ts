@@ -1,0 +1,296 @@
+import { Duration, Effect, Fiber, PubSub } from "effect"
+import type { EvalRunConfig } from "../config/EvalRunConfig.js"
+import type { RunEvent, RunProgress } from "../events/RunEvents.js"
+import { type PlannedKey, RolloutPlan } from "../plan/internal/RolloutPlan.js"
+import {
+  type EvalResult,
+  MAX_RETRY_ERROR_CHARS,
+  MAX_RETRY_LOG_ENTRIES,
+  type RetryLogEntry,
+  type RolloutKey,
+} from "../result/EvalResult.js"
+import { type FinalResult, type RolloutFailure, Solver, SolverError, type SolverService } from "../solver/Solver.js"
+import { ResultStore, type StoreError } from "../store/ResultStore.js"
+import { type RunSummary, SummaryAccumulator } from "../summary/Summary.js"
+import { makeRolloutId } from "../taskApp/RolloutRequestBuilder.js"
+import { type BackoffPolicy, defaultBackoff, retryDelay } from "./Backoff.js"
+import { boundJson } from "./internal/boundJson.js"
+import { makeRunControl, type RunControl } from "./RunControl.js"
+
+export interface RunnerOptions {
+  readonly runId: string
+  readonly config: EvalRunConfig
+  readonly backoff?: BackoffPolicy | undefined
+  readonly control?: RunControl | undefined
+  readonly events?: PubSub.PubSub<RunEvent> | undefined
+  /** The id of the task behind a seed, recorded in its results (`evaluate()`, whose tasks have ids). */
+  readonly taskIdOf?: ((seed: number) => string | number) | undefined
+}
+
+export interface RunOutcome {
+  readonly runId: string
+  readonly location: string | null
+  readonly summary: RunSummary
+  /** True when a stop was requested before every rollout ran; the missing keys are resumable. */
+  readonly interrupted: boolean
+}
+
+const withDeadline = (solver: SolverService, timeoutS: number) =>
+  solver.enforcesTimeout
+    ? solver.solve
+    : (task: Parameters<SolverService["solve"]>[0]) =>
+        solver.solve(task).pipe(
+          Effect.timeoutFail({
+            duration: Duration.seconds(timeoutS),
+            onTimeout: () =>
+              new SolverError({ reason: "Timeout", retryable: true, message: `no result within ${timeoutS} s` }),
+          }),
+        )
+
+const isRetryable = (error: RolloutFailure) => error.retryable
+
+interface Attempt {
+  readonly key: RolloutKey
+  readonly rolloutId: string
+  readonly startedAt: string
+  readonly retries: number
+  readonly latencyMs: number
+  /** The failed tries before this one; undefined when there were none. */
+  readonly retryLog: ReadonlyArray<RetryLogEntry> | undefined
+}
+
+const withRetryLog = (result: EvalResult, a: Attempt): EvalResult =>
+  a.retryLog === undefined ? result : { ...result, retry_log: a.retryLog }
+
+/** Built as one literal (no spreads): this runs once per rollout on the hot path. */
+const okResult = (a: Attempt, final: FinalResult): EvalResult => {
+  const aborted = final.aborted === true
+  const result: EvalResult = {
+    seed: a.key.seed,
+    attempt: a.key.attempt,
+    score: final.score,
+    reward_mean: final.reward_mean,
+    outcome_score: final.outcome_score,
+    events_score: final.events_score,
+    latency_ms: a.latencyMs,
+    verifier_score: final.verifier_score,
+    tokens: final.tokens,
+    cost_usd: final.cost_usd,
+    error: aborted ? "the task app aborted the rollout" : null,
+    status: aborted ? "error" : "ok",
+    error_kind: aborted ? "aborted" : null,
+    retries: a.retries,
+    started_at: a.startedAt,
+    finished_at: new Date().toISOString(),
+    run_id: a.rolloutId,
+    details: boundJson(final.details),
+    final: boundJson(final.final),
+    info: boundJson(final.info),
+  }
+  const traced = final.trace === undefined ? result : { ...result, trace: final.trace }
+  return withRetryLog(final.cluster === undefined ? traced : { ...traced, cluster: final.cluster }, a)
+}
+
+const errorRow = (a: Attempt, error: RolloutFailure): EvalResult => ({
+  seed: a.key.seed,
+  attempt: a.key.attempt,
+  score: null,
+  reward_mean: null,
+  outcome_score: null,
+  events_score: null,
+  latency_ms: a.latencyMs,
+  verifier_score: null,
+  tokens: null,
+  cost_usd: null,
+  error: error.message,
+  status: "error",
+  error_kind: error.kind,
+  retries: a.retries,
+  started_at: a.startedAt,
+  finished_at: new Date().toISOString(),
+  run_id: a.rolloutId,
+})
+
+const errorResult = (a: Attempt, error: RolloutFailure): EvalResult => withRetryLog(errorRow(a, error), a)
+
+/** A finished rollout is a result when it has a finite score, or says why it has none (aborted). */
+const isResult = (final: FinalResult) =>
+  final.aborted === true || (final.score !== null && Number.isFinite(final.score))
+
+const noScore = (solverName: string) =>
+  new SolverError({ reason: "NoScore", retryable: false, message: `${solverName} finished without a finite score` })
+
+const elapsedSince = (t0: number) => Math.round((performance.now() - t0) * 100) / 100
+
+export interface RolloutTryOptions {
+  readonly runId: string
+  readonly config: EvalRunConfig
+  readonly solver: SolverService
+  readonly control: RunControl
+  readonly backoff: BackoffPolicy
+  readonly events?: PubSub.PubSub<RunEvent> | undefined
+}
+
+const publishTo = (events: PubSub.PubSub<RunEvent> | undefined) => (event: RunEvent) =>
+  events === undefined ? Effect.void : PubSub.publish(events, event)
+
+/**
+ * One rollout as the runner runs it: the per-rollout deadline, retries with backoff for system errors only, and its
+ * `RolloutStarted`/`RolloutRetried` events. Resolves to the finished result, or null when a stop arrived while
+ * waiting to retry. Exported for runners that take rollouts one at a time from elsewhere (the server's workers).
+ */
+export const rolloutWithRetries = (options: RolloutTryOptions) => {
+  const { runId, config, solver, control, backoff, events } = options
+  const solve = withDeadline(solver, config.timeout_s)
+  const publish = publishTo(events)
+  return (key: RolloutKey): Effect.Effect<EvalResult | null> => {
+    const rolloutId = makeRolloutId(config, key.seed)
+    const task = { runId, key, rolloutId, config }
+    const startedAt = new Date().toISOString()
+    // Created at the first retry: most rollouts never retry and carry no log.
+    let retryLog: Array<RetryLogEntry> | undefined
+    const logRetry = (entry: RetryLogEntry) => {
+      retryLog ??= []
+      if (retryLog.length === MAX_RETRY_LOG_ENTRIES) retryLog.shift()
+      retryLog.push(entry)
+    }
+    const tryOnce = (retries: number): Effect.Effect<EvalResult | null> => {
+      const t0 = performance.now()
+      const attempt = (): Attempt => ({ key, rolloutId, startedAt, retries, latencyMs: elapsedSince(t0), retryLog })
+      const solved = Effect.matchEffect(solve(task), {
+        onSuccess: (final) => {
+          const a = attempt()
+          return Effect.succeed(isResult(final) ? okResult(a, final) : errorResult(a, noScore(solver.name)))
+        },
+        onFailure: (error) => {
+          if (!isRetryable(error) || retries >= config.max_retries) return Effect.succeed(errorResult(attempt(), error))
+          // A retry would have fixed it, but the run is stopping: leave the key missing for resume.
+          if (control.isStopRequested()) return Effect.succeed(null)
+          return retryDelay(backoff, retries + 1, error.retryAfterMs).pipe(
+            Effect.tap((delay) => {
+              const delayMs = Duration.toMillis(delay)
+              logRetry({
+                kind: error.kind,
+                error: error.message.slice(0, MAX_RETRY_ERROR_CHARS),
+                delay_ms: delayMs,
+                at: new Date().toISOString(),
+              })
+              return publish({
+                _tag: "RolloutRetried",
+                key,
+                retry: retries + 1,
+                errorKind: error.kind,
+                error: error.message,
+                delayMs,
+              })
+            }),
+            Effect.flatMap((delay) =>
+              Effect.raceFirst(Effect.as(Effect.sleep(delay), false), Effect.as(control.stopped, true)),
+            ),
+            Effect.flatMap((stopped) => (stopped ? Effect.succeed(null) : tryOnce(retries + 1))),
+          )
+        },
+      })
+      // Who watches in-flight work (eval --view, the job server) learns of each try as it starts.
+      return events === undefined
+        ? solved
+        : Effect.zipRight(publish({ _tag: "RolloutStarted", key, retry: retries }), solved)
+    }
+    return tryOnce(0)
+  }
+}
+
+/**
+ * Runs every rollout of a run that the store does not already hold: bounded concurrency, retries with
+ * backoff for system errors only, each result stored before it is counted. A stop request ends the
+ * taking of new work; rollouts in flight finish (the caller may interrupt them after a grace period, and
+ * they are then simply missing, to be run again on resume).
+ */
+export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: RunnerOptions) {
+  const { config, runId } = options
+  const solver = yield* Solver
+  const store = yield* ResultStore
+  const control = options.control ?? makeRunControl()
+  const backoff = options.backoff ?? defaultBackoff
+  const events = options.events
+
+  const summary = new SummaryAccumulator({
+    attempts: config.attempts,
+    passThreshold: config.pass_threshold,
+    clusterBy: config.cluster_by,
+  })
+  const plan = new RolloutPlan(config.seeds, config.attempts)
+  // Counters are the whole run's, earlier sessions included, so that "done" and "ok" add up after a resume.
+  const counters = { done: 0, ok: 0, errored: 0, retries: 0, inFlight: 0, scoreSum: 0, scored: 0 }
+  const count = (result: EvalResult) => {
+    counters.done++
+    counters.retries += result.retries
+    if (result.status === "ok") counters.ok++
+    else counters.errored++
+    if (result.score !== null) {
+      counters.scoreSum += result.score
+      counters.scored++
+    }
+  }
+  plan.markStored(yield* store.completed, (result) => {
+    summary.addFromEarlierSession(result)
+    count(result)
+  })
+  const planned = plan.size
+  const alreadyDone = plan.completed
+  const startedAt = Date.now()
+  const progress = (): RunProgress => ({ planned, ...counters, elapsedMs: Date.now() - startedAt, alreadyDone })
+  const publish = publishTo(events)
+
+  yield* publish({ _tag: "RunStarted", runId, runDir: store.location, planned, alreadyDone })
+  yield* Effect.fork(
+    Effect.zipRight(
+      control.stopped,
+      Effect.suspend(() => publish({ _tag: "StopRequested", inFlight: counters.inFlight })),
+    ),
+  )
+
+  // Uninterruptible so a cancelled run never holds a stored result that its summary did not count.
+  const record = (key: PlannedKey, result: EvalResult) =>
+    Effect.uninterruptible(
+      Effect.flatMap(store.append(result), () => {
+        plan.markDone(key.index)
+        summary.add(result)
+        count(result)
+        return publish({ _tag: "RolloutFinished", result, progress: progress() })
+      }),
+    )
+
+  const attemptRollout = rolloutWithRetries({ runId, config, solver, control, backoff, events })
+
+  const work = (): Effect.Effect<void, StoreError> =>
+    Effect.suspend(() => {
+      const key = control.isStopRequested() ? undefined : plan.next()
+      if (key === undefined) return Effect.void
+      counters.inFlight++
+      return Effect.flatMap(attemptRollout(key), (result) => {
+        counters.inFlight--
+        if (result === null) return work()
+        const taskId = options.taskIdOf?.(key.seed)
+        return Effect.flatMap(record(key, taskId === undefined ? result : { ...result, task_id: taskId }), work)
+      })
+    })
+
+  const workers = Math.max(1, Math.min(config.concurrency, planned - alreadyDone))
+  const pool = yield* Effect.fork(
+    Effect.all(Array.from({ length: workers }, work), { concurrency: "unbounded", discard: true }),
+  )
+  yield* Effect.raceFirst(Fiber.join(pool), Effect.zipRight(control.cancelled, Fiber.interrupt(pool)))
+
+  const missingKeys = plan.missing()
+  const result: RunSummary = summary.summarize({
+    runId,
+    plannedKeys: planned,
+    missingKeys,
+    durationMs: Date.now() - startedAt,
+  })
+  yield* store.saveSummary(result)
+  const interrupted = missingKeys.length > 0 && control.isStopRequested()
+  yield* publish({ _tag: "RunFinished", summary: result, interrupted })
+  return { runId, location: store.location, summary: result, interrupted } satisfies RunOutcome
+})

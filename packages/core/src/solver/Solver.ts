@@ -1,0 +1,95 @@
+import { Context, Effect, Option, Schema, Stream } from "effect"
+import type { EvalRunConfig } from "../config/EvalRunConfig.js"
+import type { ErrorKind, RolloutKey } from "../result/EvalResult.js"
+import type { RolloutOutcome } from "../taskApp/RolloutOutcome.js"
+import type { TaskAppError } from "../taskApp/TaskAppError.js"
+import type { ModelCallsFailed } from "./ModelCallsFailed.js"
+
+/** What a solver is asked to do: one rollout of one (seed, attempt) of a run. */
+export interface RolloutTask {
+  readonly runId: string
+  readonly key: RolloutKey
+  /** The rollout's own id, sent to task apps as `run_id` and `trace_correlation_id`. */
+  readonly rolloutId: string
+  readonly config: EvalRunConfig
+}
+
+/** One step of a rollout as it happens (an observation, tool calls, a reward). */
+export interface Step {
+  readonly _tag: "Step"
+  readonly index: number
+  readonly reward?: number | null
+  readonly info?: unknown
+}
+
+/** How a rollout ended: the numbers read from it, and its trace when one was asked for. */
+export interface FinalResult extends RolloutOutcome {
+  readonly _tag: "Final"
+  readonly trace?: unknown
+  /** A task app may report a rollout it gave up on; proctor records it as an error, not a score. */
+  readonly aborted?: boolean
+  /**
+   * What the solver said about the rollout, kept in the result: an in-process solver's answer and details,
+   * a task app's `metrics.details`, its last trajectory's `final` and last step's `info`.
+   */
+  readonly details?: unknown
+  readonly final?: unknown
+  readonly info?: unknown
+  /** The task's value of the run's `cluster_by` key, when the solver knows it. */
+  readonly cluster?: string
+}
+
+/** A failure inside an in-process solver. `retryable` marks system errors (nanoeval's rule). */
+export class SolverError extends Schema.TaggedError<SolverError>()("SolverError", {
+  reason: Schema.Literal("Failed", "Timeout", "NoResult", "NoScore"),
+  message: Schema.String,
+  retryable: Schema.Boolean,
+  retryAfterMs: Schema.optional(Schema.Number),
+}) {
+  get kind(): ErrorKind {
+    return this.reason === "Timeout" ? "timeout" : this.reason === "NoScore" ? "no_score" : "solver"
+  }
+}
+
+export type RolloutFailure = TaskAppError | SolverError | ModelCallsFailed
+
+export interface SolverService {
+  readonly name: string
+  /**
+   * True when the solver enforces `config.timeout_s` itself (the HTTP solver lets its transport do it),
+   * so the runner adds no timer per rollout.
+   */
+  readonly enforcesTimeout: boolean
+  readonly solve: (task: RolloutTask) => Effect.Effect<FinalResult, RolloutFailure>
+}
+
+/** Runs rollouts. The HTTP task app is one implementation; library users write in-process ones. */
+export class Solver extends Context.Tag("@proctor/core/Solver")<Solver, SolverService>() {
+  /**
+   * A solver written as nanoeval does: a rollout is a stream of steps that ends with its final result.
+   * `onStep` sees each step as it happens (progress, live traces).
+   */
+  static readonly fromStream = (
+    name: string,
+    run: (task: RolloutTask) => Stream.Stream<Step | FinalResult, RolloutFailure>,
+    onStep: (task: RolloutTask, step: Step) => Effect.Effect<void> = () => Effect.void,
+  ): SolverService => ({
+    name,
+    enforcesTimeout: false,
+    solve: (task) =>
+      run(task).pipe(
+        Stream.tap((item) => (item._tag === "Step" ? onStep(task, item) : Effect.void)),
+        Stream.filter((item): item is FinalResult => item._tag === "Final"),
+        Stream.runLast,
+        Effect.flatMap(
+          Option.match({
+            onNone: () =>
+              Effect.fail(
+                new SolverError({ reason: "NoResult", retryable: false, message: `${name} ended without a result` }),
+              ),
+            onSome: Effect.succeed,
+          }),
+        ),
+      ),
+  })
+}

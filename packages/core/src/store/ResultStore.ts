@@ -1,0 +1,39 @@
+import { Context, type Effect, Schema } from "effect"
+import type { EvalResult } from "../result/EvalResult.js"
+import type { ModelCall } from "../result/ModelCall.js"
+import type { RunSummary } from "../summary/Summary.js"
+
+/** `Corrupt`: stored results that do not agree with the run's plan (the message names the first such line). */
+export class StoreError extends Schema.TaggedError<StoreError>()("StoreError", {
+  reason: Schema.Literal("Io", "NotFound", "AlreadyHasResults", "Corrupt"),
+  message: Schema.String,
+  /** The run directory that already holds results (`AlreadyHasResults`): the caller says how to resume it. */
+  runDir: Schema.optional(Schema.String),
+  /** What failed underneath (`Io`: the file system's error), kept whole for traces; its message is in `message`. */
+  cause: Schema.optional(Schema.Defect),
+}) {}
+
+/** A file-system failure while doing `what`: named in the message, and kept as the error's cause. */
+export const storeIoError =
+  (what: string) =>
+  (cause: unknown): StoreError =>
+    new StoreError({
+      reason: "Io",
+      message: `${what}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      cause,
+    })
+
+export interface ResultStoreService {
+  /** Where results live, for messages (`proctor eval --resume …`); null when not on disk. */
+  readonly location: string | null
+  /** Results stored by earlier sessions of this run, one per planned key; a store that disagrees with the plan fails. */
+  readonly completed: Effect.Effect<Iterable<EvalResult>, StoreError>
+  /** Durable before it returns: a result is counted only after this succeeds. */
+  readonly append: (result: EvalResult) => Effect.Effect<void, StoreError>
+  /** The inference interceptor's records of a rollout's model calls, stored before its result. */
+  readonly appendModelCalls: (calls: ReadonlyArray<ModelCall>) => Effect.Effect<void, StoreError>
+  readonly saveSummary: (summary: RunSummary) => Effect.Effect<void, StoreError>
+}
+
+/** Where finished rollouts are kept: a run directory (CLI) or a database (server). */
+export class ResultStore extends Context.Tag("@proctor/core/ResultStore")<ResultStore, ResultStoreService>() {}

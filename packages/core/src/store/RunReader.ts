@@ -1,0 +1,338 @@
+import { closeSync, existsSync, openSync, readFileSync, readSync, type Stats, statSync } from "node:fs"
+import { join } from "node:path"
+import { Chunk, Effect, Either, Option, Stream } from "effect"
+import { type EvalResult, rolloutKeyId } from "../result/EvalResult.js"
+import type { ModelCall } from "../result/ModelCall.js"
+import type { RunSummary } from "../summary/Summary.js"
+import { forEachLine } from "./internal/forEachLine.js"
+import { callLineKey, resultLineKey } from "./internal/lineKey.js"
+import { NumberColumn } from "./internal/NumberColumn.js"
+import { decodeModelCalls } from "./ModelCallCodec.js"
+import { StoreError, storeIoError } from "./ResultStore.js"
+import {
+  CONFIG_FILE,
+  MODEL_CALLS_FILE,
+  RESULTS_FILE,
+  type RunDirectoryManifest,
+  readRunManifest,
+  SUMMARY_FILE,
+} from "./RunDirectory.js"
+
+export interface RolloutRecord {
+  readonly result: EvalResult
+  /** The rollout's model calls as they were made, in start order (calls of failed tries included). */
+  readonly calls: ReadonlyArray<ModelCall>
+}
+
+/** One reader of a run directory, for every tool that shows or exports a run (finished or still running). */
+export interface RunReader {
+  readonly dir: string
+  /** config.json (null if absent or unreadable). */
+  readonly manifest: RunDirectoryManifest | null
+  /** summary.json as last written (null while running). */
+  readonly summary: () => RunSummary | null
+  /** Indexes what was appended since the last call (follows a run still being written); returns the rollout count. */
+  readonly refresh: () => Effect.Effect<number, StoreError>
+  readonly count: () => number
+  /** Final results in journal order (one per seed/attempt), from index `from`; streams from disk, never all in memory. */
+  readonly results: (from?: number) => Stream.Stream<EvalResult, StoreError>
+  /** How many model calls the index holds for a rollout (0 if none), without reading them. */
+  readonly callCount: (seed: number, attempt: number) => number
+  /** One rollout with its model calls (reconstructed in full), read by byte offset: no scan. */
+  readonly rollout: (seed: number, attempt: number) => Effect.Effect<Option.Option<RolloutRecord>, StoreError>
+}
+
+/** How far a file is indexed, and which file it was (a repair replaces the journal by a new file). */
+interface Cursor {
+  ino: number
+  indexed: number
+}
+
+/**
+ * Results read from disk per step of `results()`, through one buffer of the reader's: few enough that a viewer
+ * request arriving while a rows page is read (a rollout opened) waits for one short step, not a long one.
+ */
+const RESULTS_PER_READ = 250
+const READ_BUFFER_BYTES = 1024 * 1024
+
+const statOrNull = (path: string): Stats | null => {
+  try {
+    return statSync(path)
+  } catch {
+    return null
+  }
+}
+
+/** Reads `length` bytes at `offset` into `buffer` (as long as that); returns what was read, a view of it. */
+const readAt = (path: string, offset: number, length: number, buffer: Buffer): Buffer => {
+  const fd = openSync(path, "r")
+  try {
+    let read = 0
+    while (read < length) {
+      const n = readSync(fd, buffer, read, length - read, offset + read)
+      if (n === 0) break
+      read += n
+    }
+    return buffer.subarray(0, read)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** A key as a small integer when it fits (no string per rollout), else as text. */
+const keyOf = (seed: number, attempt: number): number | string =>
+  attempt >= 0 && attempt < 1024 && Number.isSafeInteger(seed * 1024 + attempt)
+    ? seed * 1024 + attempt
+    : rolloutKeyId({ seed, attempt })
+
+/**
+ * Where everything of a run is on disk, in typed columns: a result's line by its position in the journal,
+ * and a rollout's model calls as byte ranges of model_calls.jsonl (a try's calls are written together, so
+ * most rollouts have one range). Only the key map holds an object per rollout.
+ */
+class RunIndex {
+  readonly keys = new Map<number | string, number>()
+  /** Per key: its result's position in the journal (-1 while it has none), its calls, its first and last call range. */
+  readonly keyResult = new NumberColumn()
+  readonly keyCalls = new NumberColumn()
+  readonly keyFirstRange = new NumberColumn()
+  readonly keyLastRange = new NumberColumn()
+  /** Per result, in journal order. */
+  readonly resultOffset = new NumberColumn()
+  readonly resultLength = new NumberColumn()
+  /** Per range of call lines: where, how long (newlines inside included), and the key's next range (-1: none). */
+  readonly rangeOffset = new NumberColumn()
+  readonly rangeLength = new NumberColumn()
+  readonly rangeNext = new NumberColumn()
+
+  keySlot(seed: number, attempt: number): number {
+    const id = keyOf(seed, attempt)
+    let slot = this.keys.get(id)
+    if (slot === undefined) {
+      slot = this.keyResult.push(-1)
+      this.keyCalls.push(0)
+      this.keyFirstRange.push(-1)
+      this.keyLastRange.push(-1)
+      this.keys.set(id, slot)
+    }
+    return slot
+  }
+
+  /** A later line for a key already indexed (a copy) is not a second rollout: the first one is kept. */
+  addResult(seed: number, attempt: number, offset: number, length: number): void {
+    const slot = this.keySlot(seed, attempt)
+    if (this.keyResult.at(slot) !== -1) return
+    this.keyResult.set(slot, this.resultOffset.push(offset))
+    this.resultLength.push(length)
+  }
+
+  addCall(seed: number, attempt: number, offset: number, length: number): void {
+    const slot = this.keySlot(seed, attempt)
+    this.keyCalls.set(slot, this.keyCalls.at(slot) + 1)
+    const last = this.keyLastRange.at(slot)
+    if (last !== -1 && this.rangeOffset.at(last) + this.rangeLength.at(last) + 1 === offset) {
+      this.rangeLength.set(last, offset + length - this.rangeOffset.at(last))
+      return
+    }
+    const range = this.rangeOffset.push(offset)
+    this.rangeLength.push(length)
+    this.rangeNext.push(-1)
+    if (last === -1) this.keyFirstRange.set(slot, range)
+    else this.rangeNext.set(last, range)
+    this.keyLastRange.set(slot, range)
+  }
+}
+
+/** A file replaced or cut back since it was indexed: what was indexed no longer describes it. */
+const rewritten = (cursor: Cursor, stats: Stats | null) =>
+  cursor.indexed > 0 && (stats === null || stats.ino !== cursor.ino || stats.size < cursor.indexed)
+
+const readSummary = (path: string, last: { mtimeMs: number; summary: RunSummary | null }) => {
+  const stats = statOrNull(path)
+  if (stats === null) return { mtimeMs: -1, summary: null }
+  if (stats.mtimeMs === last.mtimeMs) return last
+  try {
+    return { mtimeMs: stats.mtimeMs, summary: JSON.parse(readFileSync(path, "utf8")) as RunSummary }
+  } catch {
+    // Caught while being written: the last whole one stands until the next look.
+    return last
+  }
+}
+
+const makeRunReader = (dir: string, manifest: RunDirectoryManifest | null): RunReader => {
+  const resultsPath = join(dir, RESULTS_FILE)
+  const callsPath = join(dir, MODEL_CALLS_FILE)
+  const summaryPath = join(dir, SUMMARY_FILE)
+  let index = new RunIndex()
+  const results: Cursor = { ino: -1, indexed: 0 }
+  const calls: Cursor = { ino: -1, indexed: 0 }
+  let summary = { mtimeMs: -1, summary: null as RunSummary | null }
+  let buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES)
+  /** Bytes of a file through the reader's buffer: parse them before the next read. */
+  const readBytes = (path: string, offset: number, length: number) => {
+    if (length > buffer.length) buffer = Buffer.allocUnsafe(length)
+    return readAt(path, offset, length, buffer)
+  }
+
+  /** Indexes a file's whole lines past its cursor; a line still being written is read again next time. */
+  const follow = async (
+    path: string,
+    cursor: Cursor,
+    stats: Stats | null,
+    add: (bytes: Buffer, at: number) => void,
+  ) => {
+    if (stats === null || stats.size <= cursor.indexed) return
+    cursor.ino = stats.ino
+    cursor.indexed = await forEachLine(
+      path,
+      (bytes, offset, terminated) => terminated && add(bytes, offset),
+      cursor.indexed,
+    )
+  }
+
+  const indexAppended = async () => {
+    const resultsStats = statOrNull(resultsPath)
+    const callsStats = statOrNull(callsPath)
+    if (rewritten(results, resultsStats) || rewritten(calls, callsStats)) {
+      index = new RunIndex()
+      results.indexed = 0
+      calls.indexed = 0
+    }
+    // Results first, calls then looked at afresh: a rollout's calls are written before its result, so every
+    // result indexed finds its calls.
+    await follow(resultsPath, results, resultsStats, (bytes, offset) => {
+      const key = resultLineKey(bytes)
+      if (key !== null) index.addResult(key.seed, key.attempt, offset, bytes.length)
+    })
+    await follow(callsPath, calls, statOrNull(callsPath), (bytes, offset) => {
+      const key = callLineKey(bytes)
+      if (key !== null) index.addCall(key.seed, key.attempt, offset, bytes.length)
+    })
+    return index.resultOffset.length
+  }
+
+  const lock = Effect.unsafeMakeSemaphore(1)
+  const refresh = () =>
+    lock.withPermits(1)(
+      Effect.tryPromise({ try: indexAppended, catch: storeIoError(`cannot index the run in ${dir}`) }),
+    )
+
+  const corrupt = (message: string) => new StoreError({ reason: "Corrupt", message })
+  const parseResult = (bytes: Buffer, offset: number): EvalResult => {
+    try {
+      return JSON.parse(bytes.toString("utf8")) as EvalResult
+    } catch {
+      throw corrupt(`${resultsPath}: the line at byte ${offset} is no longer a result`)
+    }
+  }
+  const failure = (what: string) => (cause: unknown) =>
+    cause instanceof StoreError ? cause : storeIoError(what)(cause)
+
+  /** Results `[from, to)`, read from disk in one piece (they are in file order). */
+  const readResults = (from: number, to: number): Array<EvalResult> => {
+    const start = index.resultOffset.at(from)
+    const end = index.resultOffset.at(to - 1) + index.resultLength.at(to - 1)
+    const bytes = readBytes(resultsPath, start, end - start)
+    const read: Array<EvalResult> = []
+    for (let i = from; i < to; i++) {
+      const at = index.resultOffset.at(i) - start
+      read.push(parseResult(bytes.subarray(at, at + index.resultLength.at(i)), index.resultOffset.at(i)))
+    }
+    return read
+  }
+
+  /** How many results from `from` on one read takes: a bounded count and a bounded number of bytes. */
+  const stepEnd = (from: number, end: number) => {
+    const limit = index.resultOffset.at(from) + READ_BUFFER_BYTES
+    let to = from + 1
+    while (to < end && to - from < RESULTS_PER_READ && index.resultOffset.at(to) + index.resultLength.at(to) <= limit) {
+      to++
+    }
+    return to
+  }
+
+  /**
+   * A rollout's stored calls. A line that is not JSON is left out: only a proctor from before torn lines were
+   * cut could write one (a call cut short by a crash, the next session's first line glued to it), and those
+   * stored every call whole, so no other call depends on it.
+   */
+  const callsOf = (slot: number): Array<unknown> => {
+    const lines: Array<unknown> = []
+    for (let range = index.keyFirstRange.at(slot); range !== -1; range = index.rangeNext.at(range)) {
+      const bytes = readBytes(callsPath, index.rangeOffset.at(range), index.rangeLength.at(range))
+      for (const line of bytes.toString("utf8").split("\n")) {
+        try {
+          lines.push(JSON.parse(line))
+        } catch {
+          // An older proctor's write cut short (see above).
+        }
+      }
+    }
+    return lines
+  }
+
+  return {
+    dir,
+    manifest,
+    summary: () => {
+      summary = readSummary(summaryPath, summary)
+      return summary.summary
+    },
+    refresh,
+    count: () => index.resultOffset.length,
+    callCount: (seed, attempt) => {
+      const slot = index.keys.get(keyOf(seed, attempt))
+      return slot === undefined ? 0 : index.keyCalls.at(slot)
+    },
+    results: (from = 0) => {
+      // The results indexed when the stream starts: a live run's later ones are for the next call.
+      const end = index.resultOffset.length
+      return Stream.paginateChunkEffect(Math.max(0, from), (at) =>
+        at >= end
+          ? Effect.succeed([Chunk.empty<EvalResult>(), Option.none<number>()] as const)
+          : Effect.try({
+              try: () => {
+                const to = stepEnd(at, end)
+                return [Chunk.unsafeFromArray(readResults(at, to)), to < end ? Option.some(to) : Option.none()] as const
+              },
+              catch: failure(`cannot read ${resultsPath}`),
+            }),
+      )
+    },
+    rollout: (seed, attempt) =>
+      Effect.try({
+        try: () => {
+          const slot = index.keys.get(keyOf(seed, attempt))
+          const position = slot === undefined ? -1 : index.keyResult.at(slot)
+          if (slot === undefined || position === -1) return Option.none()
+          const result = readResults(position, position + 1)[0]!
+          const decoded = decodeModelCalls(callsOf(slot))
+          if (Either.isLeft(decoded)) throw corrupt(`${callsPath}: ${decoded.left}`)
+          return Option.some({ result, calls: decoded.right })
+        },
+        catch: failure(`cannot read seed ${seed} attempt ${attempt} of ${dir}`),
+      }),
+  }
+}
+
+/**
+ * Opens a run directory for reading (a run still being written too) and indexes it: one pass over its
+ * files that keeps byte offsets, not results, so a 100,000-rollout run stays a few megabytes in memory.
+ */
+export const openRunReader = (dir: string): Effect.Effect<RunReader, StoreError> =>
+  Effect.gen(function* () {
+    const stats = statOrNull(dir)
+    if (stats === null || !stats.isDirectory()) {
+      return yield* new StoreError({ reason: "NotFound", message: `${dir} is not a directory` })
+    }
+    if (!existsSync(join(dir, CONFIG_FILE)) && !existsSync(join(dir, RESULTS_FILE))) {
+      return yield* new StoreError({
+        reason: "NotFound",
+        message: `${dir} is not a run directory (it has neither ${CONFIG_FILE} nor ${RESULTS_FILE})`,
+      })
+    }
+    const manifest = yield* readRunManifest(dir).pipe(Effect.orElseSucceed(() => null))
+    const reader = makeRunReader(dir, manifest)
+    yield* reader.refresh()
+    return reader
+  })

@@ -1,0 +1,220 @@
+import { Context, Effect, Either, Layer, Redacted, type Scope } from "effect"
+import { Pool } from "undici"
+import { defaults } from "../config/EvalRunConfig.js"
+import { formatParseIssues, renderPath } from "../internal/formatIssues.js"
+import { DeadlineSweep } from "./internal/DeadlineSweep.js"
+import { parsePythonJson } from "./internal/parsePythonJson.js"
+import { isUnauthorisedEnvelope, parseRetryAfter, TaskAppError } from "./TaskAppError.js"
+import { decodeRolloutResponse, type RolloutRequest, type RolloutResponse } from "./TaskAppWire.js"
+
+export interface TaskAppClientOptions {
+  /** Base URL of the task app; a path prefix is kept (`http://host/apps/math` → `/apps/math/rollout`). */
+  readonly baseUrl: string
+  readonly apiKey?: Redacted.Redacted<string> | null | undefined
+  /** Deadline of one request, enforced by the transport (no timer fiber per request). */
+  readonly timeoutMs: number
+  /** Keep-alive connections to the task app; the runner sets this to its concurrency. */
+  readonly connections?: number | undefined
+  /** Longer answers are refused while they stream in (`too_large`); default `defaults.max_response_bytes`. */
+  readonly maxResponseBytes?: number | undefined
+}
+
+export interface TaskAppClientService {
+  readonly baseUrl: string
+  readonly health: () => Effect.Effect<unknown, TaskAppError>
+  readonly info: () => Effect.Effect<unknown, TaskAppError>
+  /** One seed → one object, several → a list, none → `{"taskset": …}`. */
+  readonly taskInfo: (seeds: ReadonlyArray<number>) => Effect.Effect<unknown, TaskAppError>
+  /** A rollout request, or its JSON already encoded (`encodeRolloutRequest`). */
+  readonly rollout: (request: RolloutRequest | string) => Effect.Effect<RolloutResponse, TaskAppError>
+  /** A raw request, for contract checks that need to see exactly what the server answered. */
+  readonly request: (
+    method: "GET" | "POST",
+    path: string,
+    /** `body` is sent as JSON; a string is taken as JSON already encoded. */
+    options?: { readonly body?: unknown; readonly auth?: boolean },
+  ) => Effect.Effect<RawResponse, TaskAppError>
+  /** Aborts every request in flight: how a run is cancelled without a signal per request. */
+  readonly abortAll: () => Promise<void>
+}
+
+export interface RawResponse {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+  readonly text: string
+}
+
+/** Talks to one task app over a keep-alive undici pool: the rollout call is proctor's hot path. */
+export class TaskAppClient extends Context.Tag("@proctor/core/TaskAppClient")<TaskAppClient, TaskAppClientService>() {
+  static readonly make = (options: TaskAppClientOptions): Effect.Effect<TaskAppClientService, never, Scope.Scope> =>
+    Effect.acquireRelease(
+      Effect.sync(() => makeClient(options)),
+      (client) => Effect.promise(client.abortAll),
+    )
+
+  static readonly layer = (options: TaskAppClientOptions): Layer.Layer<TaskAppClient> =>
+    Layer.scoped(TaskAppClient, TaskAppClient.make(options))
+}
+
+const TRANSPORT_TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"])
+/** undici's code when a body passes the pool's `maxResponseSize`; the declared-length check reuses it. */
+const TOO_LARGE_CODE = "UND_ERR_RES_EXCEEDED_MAX_SIZE"
+
+const transportError = (endpoint: string, timeoutMs: number, maxBytes: number) => (cause: unknown) => {
+  const code = (cause as { code?: string }).code ?? ""
+  if (code === TOO_LARGE_CODE) {
+    return new TaskAppError({
+      reason: "TooLarge",
+      endpoint,
+      message: `${endpoint} answered with more than ${maxBytes} bytes (max_response_bytes); the answer was refused`,
+    })
+  }
+  if (TRANSPORT_TIMEOUT_CODES.has(code)) {
+    return new TaskAppError({
+      reason: "Timeout",
+      endpoint,
+      message: `no answer from ${endpoint} within ${timeoutMs} ms`,
+    })
+  }
+  const detail = code === "" ? String((cause as Error).message ?? cause) : code
+  return new TaskAppError({ reason: "Unreachable", endpoint, message: `${endpoint} unreachable (${detail})` })
+}
+
+const headerValue = (value: string | ReadonlyArray<string> | undefined) => (Array.isArray(value) ? value[0] : value)
+
+const snippet = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text)
+
+/** Maps a non-2xx answer to its error, or parses a 2xx body as JSON. */
+export const classifyResponse = (endpoint: string, raw: RawResponse): Either.Either<unknown, TaskAppError> => {
+  const { status, text } = raw
+  let json: unknown
+  let parsed = true
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = parsePythonJson(text)
+    parsed = json !== undefined
+  }
+  if (status >= 200 && status < 300) {
+    return parsed
+      ? Either.right(json)
+      : Either.left(
+          new TaskAppError({
+            reason: "MalformedBody",
+            endpoint,
+            status,
+            message: `${endpoint} answered ${status} with a body that is not JSON: ${snippet(text)}`,
+          }),
+        )
+  }
+  const retryAfterMs = parseRetryAfter(headerValue(raw.headers["retry-after"]), Date.now())
+  const base = { endpoint, status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) }
+  if (status === 401 || status === 403 || (status === 400 && parsed && isUnauthorisedEnvelope(json))) {
+    return Either.left(
+      new TaskAppError({
+        ...base,
+        reason: "Unauthorized",
+        message: `${endpoint} rejected the task-app API key (${status})`,
+      }),
+    )
+  }
+  if (status === 429) {
+    return Either.left(
+      new TaskAppError({ ...base, reason: "RateLimited", message: `${endpoint} is rate limiting (429)` }),
+    )
+  }
+  return Either.left(
+    new TaskAppError({ ...base, reason: "HttpStatus", message: `${endpoint} answered ${status}: ${snippet(text)}` }),
+  )
+}
+
+const makeClient = (options: TaskAppClientOptions): TaskAppClientService => {
+  const base = new URL(options.baseUrl)
+  const prefix = base.pathname.replace(/\/+$/, "")
+  const maxBytes = options.maxResponseBytes ?? defaults.max_response_bytes
+  // undici counts the bytes as they arrive and drops the connection at the limit, so no answer is held
+  // beyond it: memory stays under connections × maxBytes however much a task app sends.
+  const pool = new Pool(base.origin, {
+    connections: options.connections ?? 64,
+    keepAliveTimeout: 30_000,
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    maxResponseSize: maxBytes,
+  })
+  const key = options.apiKey ? Redacted.value(options.apiKey) : undefined
+  const authHeaders: Record<string, string> = key
+    ? { "x-api-key": key, authorization: `Bearer ${key}`, "x-api-keys": key }
+    : {}
+  const jsonHeaders = { ...authHeaders, "content-type": "application/json", accept: "application/json" }
+
+  const deadlines = new DeadlineSweep()
+  // undici's timeouts are idle timeouts (a body trickling a byte at a time never trips them); the sweep
+  // makes `timeoutMs` a deadline for the whole exchange.
+  const send = (method: "GET" | "POST", path: string, body: unknown, auth: boolean): Promise<RawResponse> => {
+    const deadline = Date.now() + options.timeoutMs
+    return pool
+      .request({
+        method,
+        path: prefix + path,
+        headers: auth ? jsonHeaders : { accept: "application/json" },
+        ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+      })
+      .then(async (res) => {
+        // An answer that declares its length is refused before a byte of its body is read.
+        if (Number(headerValue(res.headers["content-length"])) > maxBytes) {
+          const tooLarge = Object.assign(new Error("declared length over the limit"), { code: TOO_LARGE_CODE })
+          res.body.destroy(tooLarge)
+          throw tooLarge
+        }
+        const cancel = deadlines.add(deadline, () =>
+          res.body.destroy(Object.assign(new Error("rollout deadline passed"), { code: "UND_ERR_BODY_TIMEOUT" })),
+        )
+        try {
+          return { status: res.statusCode, headers: res.headers, text: await res.body.text() }
+        } finally {
+          cancel()
+        }
+      })
+  }
+
+  const request: TaskAppClientService["request"] = (method, path, opts) =>
+    Effect.tryPromise({
+      try: () => send(method, path, opts?.body, opts?.auth ?? true),
+      catch: transportError(`${method} ${path.split("?")[0]}`, options.timeoutMs, maxBytes),
+    })
+
+  const getJson = (path: string) =>
+    Effect.flatMap(request("GET", path), (raw) => classifyResponse(`GET ${path.split("?")[0]}`, raw))
+
+  const rolloutEndpoint = "POST /rollout"
+  const rollout = (req: RolloutRequest | string): Effect.Effect<RolloutResponse, TaskAppError> =>
+    Effect.flatMap(request("POST", "/rollout", { body: req }), (raw) =>
+      Either.flatMap(classifyResponse(rolloutEndpoint, raw), (json) =>
+        Either.mapLeft(
+          decodeRolloutResponse(json),
+          (error) =>
+            new TaskAppError({
+              reason: "Decode",
+              endpoint: rolloutEndpoint,
+              status: raw.status,
+              message: `rollout response does not match the contract: ${formatParseIssues(error, (p) => renderPath("", p))}`,
+            }),
+        ),
+      ),
+    )
+
+  return {
+    baseUrl: options.baseUrl,
+    health: Effect.fn("TaskAppClient.health")(() => getJson("/health")),
+    info: Effect.fn("TaskAppClient.info")(() => getJson("/info")),
+    taskInfo: Effect.fn("TaskAppClient.taskInfo")((seeds: ReadonlyArray<number>) =>
+      getJson(seeds.length === 0 ? "/task_info" : `/task_info?${seeds.map((s) => `seed=${s}`).join("&")}`),
+    ),
+    rollout,
+    request,
+    abortAll: () => {
+      deadlines.stop()
+      return pool.destroy()
+    },
+  }
+}
