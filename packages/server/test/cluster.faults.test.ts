@@ -85,11 +85,13 @@ describe("scale-out: 2 API replicas and 3 workers as separate processes, 3,000 s
   it("Redis restarted empty mid-run: what it lost is dispatched again from PostgreSQL", {
     timeout: TEST_TIMEOUT,
   }, async () => {
-    const app = await startTestTaskApp({ delayMs: 2 })
+    // Fewer worker slots (24) than the job's window (128), and rollouts slow enough that the queue never drains
+    // between two top-ups: when Redis goes, it holds rollouts no worker has taken yet, which only PostgreSQL remembers.
+    const app = await startTestTaskApp({ delayMs: 20 })
     const port = await freePort()
     let redis = await startRedisServer(port)
     try {
-      cluster = await startCluster({ apis: 2, workers: 3, redisUrl: redis.url })
+      cluster = await startCluster({ apis: 2, workers: 3, workerConcurrency: 8, redisUrl: redis.url })
       const jobId = await submit(cluster, app.url, SEEDS)
       await waitUntil("a third of the rollouts stored", async () =>
         (await completedOf(cluster!, jobId)).completed >= 1_000 ? true : undefined,
