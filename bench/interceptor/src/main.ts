@@ -14,6 +14,10 @@
  * the last byte (JSON) or to the first content delta (SSE). Reported: percentiles of direct and proxied,
  * their difference (added), and percentiles of the paired differences (proxied_k − direct_k).
  *
+ * CPU per call: after each phase, the same schedule with the probe's timer stopped, then again through a bare
+ * proxy (`bareProxyProcess.ts`: node:http in, undici out, nothing parsed or recorded, in its own process), the
+ * floor a Node proxy cannot go under on this machine; the interceptor's CPU is reported beside it, as a ratio.
+ *
  * Memory: 100,000 calls through the interceptor across 1,000 rollouts (open → 100 calls → close), with
  * RSS and heapUsed of the interceptor process sampled after every 10,000 calls, and the slope fitted.
  *
@@ -53,6 +57,8 @@ const main = async () => {
   const fast = await startUpstream(0)
   const slow = SLOW_DURATION_S > 0 ? await startUpstream(SLOW_LATENCY_MS) : null
   const interceptor = await startInterceptorProcess()
+  // The floor beside the interceptor's CPU: a proxy that only forwards, on the same schedules.
+  const bare = CPU_DURATION_S > 0 ? await startInterceptorProcess(true) : null
   const upstreamPids = [fast.pid, ...(slow === null ? [] : [slow.pid])]
   try {
     log(
@@ -80,7 +86,30 @@ const main = async () => {
         )
         await interceptor.ticking(true)
       }
-      const result = statsOf(latency, unprobed)
+      let floor = null
+      if (bare !== null) {
+        if (WARMUP_S > 0)
+          await openLoop(
+            `${name}, bare proxy warm-up`,
+            bare,
+            upstream,
+            upstreamPids,
+            WARMUP_S,
+            stream,
+            "bench-bare-warmup",
+          )
+        await quiet()
+        floor = await openLoop(
+          `${name}, bare proxy`,
+          bare,
+          upstream,
+          upstreamPids,
+          CPU_DURATION_S,
+          stream,
+          "bench-bare",
+        )
+      }
+      const result = statsOf(latency, unprobed, floor)
       log(`${name}: ${describePhase(result)}`)
       return result
     }
@@ -109,6 +138,7 @@ const main = async () => {
   } finally {
     await Promise.all([...pools.values()].map((pool) => pool.close()))
     await interceptor.stop()
+    await bare?.stop()
     await fast.stop()
     await slow?.stop()
   }

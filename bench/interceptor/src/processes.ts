@@ -1,6 +1,13 @@
 import { readdirSync, readFileSync } from "node:fs"
 import { type CpuReading, ipcClient, jsonLine, printed, startCpuMeter, startProcess } from "@proctor/bench-shared"
-import { BASELINE_MAIN, INTERCEPTOR_FLAGS, INTERCEPTOR_SCRIPT, PROFILE_DIR, UPSTREAM_KEY } from "./settings.js"
+import {
+  BARE_PROXY_SCRIPT,
+  BASELINE_MAIN,
+  INTERCEPTOR_FLAGS,
+  INTERCEPTOR_SCRIPT,
+  PROFILE_DIR,
+  UPSTREAM_KEY,
+} from "./settings.js"
 
 export interface Upstream {
   readonly pid: number
@@ -78,18 +85,23 @@ export interface Pauses {
   readonly gcPauses: ReadonlyArray<readonly [number, number]>
 }
 
-/** The interceptor's process (`interceptorProcess.ts`), driven over IPC. */
-export const startInterceptorProcess = async (): Promise<InterceptorProcess> => {
+/**
+ * The interceptor's process (`interceptorProcess.ts`), driven over IPC; or, `bare`, the floor beside it
+ * (`bareProxyProcess.ts`: a proxy that only forwards), driven the same way.
+ */
+export const startInterceptorProcess = async (bare = false): Promise<InterceptorProcess> => {
   const interceptor = await startProcess({
-    what: "the interceptor",
-    script: INTERCEPTOR_SCRIPT,
+    what: bare ? "the bare proxy" : "the interceptor",
+    script: bare ? BARE_PROXY_SCRIPT : INTERCEPTOR_SCRIPT,
     // The heap flag `proctor eval` sets for itself (packages/cli/src/bin.ts), so GC behaves as it does embedded.
-    execArgv: [
-      "--expose-gc",
-      "--heap-growing-percent=50",
-      ...(PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`]),
-      ...INTERCEPTOR_FLAGS,
-    ],
+    execArgv: bare
+      ? []
+      : [
+          "--expose-gc",
+          "--heap-growing-percent=50",
+          ...(PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`]),
+          ...INTERCEPTOR_FLAGS,
+        ],
     ipc: true,
     ready: jsonLine<{ url: string }>(),
     // It stops the interceptor and exits once its IPC channel closes.

@@ -26,8 +26,10 @@ import {
   RATE,
   SECTION,
   SLOW_LATENCY_MS,
+  TARGET_JSON_CPU_US,
   TARGET_P50_MS,
   TARGET_P99_MS,
+  TARGET_SSE_CPU_US,
   WARMUP_S,
 } from "./settings.js"
 
@@ -104,6 +106,8 @@ export interface PhaseStats {
   readonly phase: PhaseResult
   /** The same schedule run again with the event-loop probe's timer stopped: the interceptor's own CPU. */
   readonly unprobed: PhaseResult | null
+  /** The same schedule through the bare proxy (forwarding only): the floor under the interceptor's CPU. */
+  readonly bare: PhaseResult | null
   readonly direct: Percentiles
   readonly proxied: Percentiles
   readonly paired: Percentiles
@@ -112,13 +116,14 @@ export interface PhaseStats {
   readonly lag: Percentiles
 }
 
-export const statsOf = (phase: PhaseResult, unprobed: PhaseResult | null): PhaseStats => {
+export const statsOf = (phase: PhaseResult, unprobed: PhaseResult | null, bare: PhaseResult | null): PhaseStats => {
   const outside = new Float64Array(phase.pairs)
   for (let k = 0; k < phase.pairs; k++) outside[k] = phase.proxied[k]! - phase.inside[k]!
   const paired = percentiles(finite(phase.paired))
   return {
     phase,
     unprobed,
+    bare,
     attribution: attribute(phase, paired.p99),
     direct: percentiles(finite(phase.direct)),
     proxied: percentiles(finite(phase.proxied)),
@@ -191,12 +196,16 @@ export const renderSection = (
       "event-loop probe on the interceptor's thread (a 2 ms timer) wakes that thread 500 times a second, at a cost " +
       "the interceptor itself does not have (tens of µs of CPU a wake-up on a VM), so the interceptor's CPU per " +
       `call is measured on the same schedule run again for ${CPU_DURATION_S} s with the probe's timer stopped ` +
-      "(*own*), next to the figure with it ticking.",
+      "(*own*), next to the figure with it ticking. The same schedule then goes once more through a *bare proxy* " +
+      "in a process of its own (bench/interceptor/src/bareProxyProcess.ts: the same node:http server and undici " +
+      "dispatcher, each POST forwarded byte for byte and answered as it arrives, nothing parsed, recorded or priced, " +
+      "no thread hop): the least CPU a Node proxy spends per call on this machine, the floor under the interceptor's.",
     "",
     "| phase | requests direct + proxied | direct p50 / p90 / p99 (ms) | proxied p50 / p90 / p99 (ms) | added p50 / p90 / p99 (ms) | " +
       "paired p50 / p90 / p99 (ms) | inside p50 / p99 (ms) | outside p50 / p99 (ms) | send lag p99 (ms) | " +
-      "CPU µs per proxied call: interceptor own (with probe) / upstream / load generator | others (cores) |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+      "CPU µs per proxied call: interceptor own (with probe) / upstream / load generator | " +
+      "bare proxy CPU µs per call (interceptor own ÷ bare) | others (cores) |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...phases.map((s) =>
       row([
         s.phase.name,
@@ -212,6 +221,7 @@ export const renderSection = (
         ms(s.lag.p99),
         `**${ownCpu(s)}** (${perCall(s.phase, s.phase.cpu.interceptor)}) / ` +
           `${perCall(s.phase, s.phase.cpu.upstream / 2)} / ${perCall(s.phase, s.phase.cpu.self / 2)}`,
+        bareCpu(s),
         cores(s.phase.cpu.otherCores),
       ]),
     ),
@@ -248,15 +258,17 @@ export const renderSection = (
   if (head !== undefined) {
     const stream = phases.find((s) => s.phase.stream && s.phase.upstreamLatencyMs === 0)
     lines.push(
-      "Targets (*added*, upstream with no added latency; the paired figure alongside):",
+      "Targets (*added*, upstream with no added latency; the paired figure alongside; CPU is the interceptor's own):",
       "",
       targetLine("JSON: added p50", TARGET_P50_MS, head, (p) => p.p50),
       targetLine("JSON: added p99", TARGET_P99_MS, head, (p) => p.p99),
+      cpuTargetLine("JSON: interceptor CPU per call", TARGET_JSON_CPU_US, head),
       ...(stream === undefined
         ? []
         : [
             targetLine("time to first token: added p50", TARGET_P50_MS, stream, (p) => p.p50),
             targetLine("time to first token: added p99", TARGET_P99_MS, stream, (p) => p.p99),
+            cpuTargetLine("SSE: interceptor CPU per call", TARGET_SSE_CPU_US, stream),
           ]),
       "",
     )
@@ -337,6 +349,24 @@ export const renderSection = (
 /** CPU seconds of a run, in µs per proxied call. */
 const perCall = (run: PhaseResult, seconds: number) => int((seconds / run.pairs) * 1e6)
 const ownCpu = (s: PhaseStats) => (s.unprobed === null ? "–" : perCall(s.unprobed, s.unprobed.cpu.interceptor))
+const cpuRatio = (s: PhaseStats) =>
+  s.unprobed === null || s.bare === null
+    ? null
+    : s.unprobed.cpu.interceptor / s.unprobed.pairs / (s.bare.cpu.interceptor / s.bare.pairs)
+const bareCpu = (s: PhaseStats) =>
+  s.bare === null ? "–" : `${perCall(s.bare, s.bare.cpu.interceptor)} (${cpuRatio(s)?.toFixed(2) ?? "–"}×)`
+
+/** The CPU limit against the interceptor's own CPU, with the bare proxy's floor beside it. */
+export const cpuTargetLine = (label: string, targetUs: number, s: PhaseStats) => {
+  if (s.unprobed === null) return `- ${label} ≤ ${targetUs} µs: not measured (--cpu-duration 0).`
+  const own = (s.unprobed.cpu.interceptor / s.unprobed.pairs) * 1e6
+  const floor =
+    s.bare === null
+      ? ""
+      : `; a bare proxy that only forwards used ${perCall(s.bare, s.bare.cpu.interceptor)} µs on the same schedule ` +
+        `(${cpuRatio(s)!.toFixed(2)}×)`
+  return `- ${label} ≤ ${targetUs} µs: ${int(own)} µs${floor} — ${verdict(own <= targetUs)}.`
+}
 
 export const describePhase = (s: PhaseStats) =>
   `direct p50/p99 ${ms(s.direct.p50)}/${ms(s.direct.p99)} ms, proxied ${ms(s.proxied.p50)}/${ms(s.proxied.p99)} ms, ` +

@@ -23,12 +23,16 @@ export const SLOW_LATENCY_MS = 20
 export const UPSTREAM_KEY = "sk-bench-upstream-key"
 export const TARGET_P50_MS = 1
 export const TARGET_P99_MS = 5
+/** Interceptor CPU per proxied 1 KB chat completion, µs (issue 13). */
+export const TARGET_JSON_CPU_US = 200
+export const TARGET_SSE_CPU_US = 300
 /** Flat: the fitted growth of the post-GC heap over 100,000 calls stays under this (a leak of one call's record is KBs per call). */
 export const FLAT_HEAP_MB_PER_100K = 2
 export const FLAT_RSS_MB_PER_100K = 10
 
 const here = dirname(fileURLToPath(import.meta.url))
 export const INTERCEPTOR_SCRIPT = join(here, "interceptorProcess.js")
+export const BARE_PROXY_SCRIPT = join(here, "bareProxyProcess.js")
 export const BASELINE_MAIN = join(
   dirname(fileURLToPath(import.meta.resolve("@proctor/example-baseline-model"))),
   "main.js",
