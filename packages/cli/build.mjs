@@ -1,12 +1,11 @@
 // Bundles the CLI after `tsc` has emitted dist/ (types and the library's modules stay tsc's).
 //
 // Why: loaded as separate ESM files, `proctor --help` spent ~0.9 s resolving and compiling the several hundred
-// modules of effect, @effect/platform, undici and fastify that every command imported, and the interceptor
-// thread did the same again in its own isolate. Bundled, each process compiles one tree-shaken file; commands
-// loaded with `import()` become chunks that only their command loads (bench/startup measures it).
+// modules of effect, @effect/platform, undici and fastify that every command imported. Bundled, each process
+// compiles one tree-shaken file; commands loaded with `import()` become chunks that only their command loads
+// (bench/startup measures it).
 //
-// dist/bin.cjs (the entry), dist/interceptorThread.js and the lazy modules are bundles; shared code goes to
-// dist/chunks/.
+// dist/bin.cjs (the entry) and the lazy modules are bundles; shared code goes to dist/chunks/.
 // `proctor eval` runs from dist/eval-script.js, one script with the V8 code cache beside it (see `evalScript`).
 import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { readFile } from "node:fs/promises"
@@ -16,15 +15,14 @@ const dist = new URL("./dist/", import.meta.url)
 
 /**
  * proctor's core uses one thing of undici, `Pool`, but undici's index (CommonJS, so not tree-shaken) loads and
- * runs all of it: fetch, web streams, WebSocket, the mock agent, caches (~300 KB more to compile at start-up,
- * in the main thread and again in the interceptor's). Core's `import { Pool } from "undici"` gets the modules
+ * runs all of it: fetch, web streams, WebSocket, the mock agent, caches (~300 KB more to compile at start-up). Core's `import { Pool } from "undici"` gets the modules
  * that define `Pool` and its request API instead. undici is pinned by the workspace catalog; a version without
  * these files fails this build, loudly.
  *
  * Nor its HTTP/2 client: undici's Client loads it, and with it node:http2 (and node:tls), on construction of
  * the first Pool, though it only runs on a connection that negotiated h2, which takes `allowH2` or `useH2c`
  * (both off by default). core's Pools set neither (test/bundle.test.ts holds them to it), so they never speak
- * HTTP/2; loading them cost each thread that made a Pool 15 ms or more. A stub takes its place and fails loudly.
+ * HTTP/2; loading them cost a process that made a Pool 15 ms or more. A stub takes its place and fails loudly.
  */
 const undiciPoolOnly = {
   name: "undici-pool-only",
@@ -192,7 +190,7 @@ const programSource = readFileSync(programScriptPath, "utf8")
 const lazyImports = programSource.replaceAll('import("./lazy/', '__import("./lazy/')
 if (/\bimport\(/.test(lazyImports)) throw new Error("program-script.js: an import() of something not in dist/lazy/")
 writeFileSync(programScriptPath, lazyImports)
-const [cli, bin, thread, evalBundle] = await Promise.all([
+const [cli, bin, evalBundle] = await Promise.all([
   // What the commands load with `import()`, sharing chunks among themselves.
   build({
     ...common,
@@ -203,13 +201,9 @@ const [cli, bin, thread, evalBundle] = await Promise.all([
   // CommonJS and alone: `proctor --help` starts no ES module loader (~15% of its instructions) and loads one file
   // besides the script, not chunks shared with the commands.
   build({ ...commonJs, entryPoints: { bin: "src/bin.ts" }, outExtension: { ".js": ".cjs" }, banner: {} }),
-  // One file of its own: chunks shared with the CLI would hold what the CLI needs (esbuild groups by file), and
-  // the thread compiles everything it loads again in its own isolate. Alone it is the interceptor's core,
-  // node:http and undici's Pool, without Effect's runtime or Schema.
-  build({ ...common, entryPoints: { interceptorThread: "src/interceptorThread.ts" } }),
   build(evalScript),
 ])
-const bundles = [program, cli, bin, thread, evalBundle]
+const bundles = [program, cli, bin, evalBundle]
 const metafile = {
   inputs: Object.assign({}, ...bundles.map((bundle) => bundle.metafile.inputs)),
   outputs: Object.assign({}, ...bundles.map((bundle) => bundle.metafile.outputs)),

@@ -1,8 +1,7 @@
 /**
  * The floor under the interceptor's CPU: the least a Node proxy can do per call on this machine. A `node:http`
  * server whose every POST is sent on, byte for byte, to the upstream over undici's dispatcher (the interceptor's
- * own server and client), answered as it arrives; nothing parsed, recorded or priced, and on the process's main
- * thread (no thread hop). It answers the bench's IPC as `interceptorProcess.ts` does, so the same open-loop
+ * own server and client), answered as it arrives; nothing parsed, recorded or priced. It answers the bench's IPC as `interceptorProcess.ts` does, so the same open-loop
  * schedule drives it: a rollout is only a path prefix here, and closing one reports how many calls it took.
  *
  * Prints `{"url": …}` on stdout once it listens; exits when the IPC channel closes.

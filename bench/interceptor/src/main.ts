@@ -4,8 +4,8 @@
  * Three kinds of process, so none shares an event loop with another:
  *   - the upstream: the baseline model (`examples/baseline-model/dist/main.js`), one with no added latency
  *     and one with 20 ms;
- *   - the interceptor: `startInterceptorWorker` (its own thread) with proctor's pricing, as `proctor eval` runs it
- *     (`interceptorProcess.ts`), driven over IPC to open and close rollouts;
+ *   - the interceptor: an `Interceptor` with proctor's pricing on the process's main thread, as `proctor eval`
+ *     runs it (`interceptorProcess.ts`), driven over IPC to open and close rollouts;
  *   - this process: the load generator.
  *
  * Latency: an open-loop schedule (fixed send times, not closed-loop) of RATE proxied requests/s through

@@ -177,10 +177,10 @@ export const renderSection = (
       `sharing the cores. Load average (1/5/15 min) at the start: ${info.loadBefore}; at the end: ${info.loadAfter}.`,
     "",
     "Setup: the upstream is the baseline model (`examples/baseline-model`, fastify) in its own process, with no " +
-      `added latency (and a second one with ${SLOW_LATENCY_MS} ms); the interceptor is \`startInterceptorWorker\` ` +
-      "(a worker thread of its own, with proctor's pricing and its default 12 MiB young generation) in another " +
-      "process, as `proctor eval` runs it (there the process is the runner's; here its main thread only relays " +
-      "the bench's IPC), with an upstream key configured and " +
+      `added latency (and a second one with ${SLOW_LATENCY_MS} ms); the interceptor is an \`Interceptor\` with ` +
+      "proctor's pricing served on its process's main thread (`startInterceptor`, the same `serveInterceptor` as " +
+      "`proctor eval`; there the process is the runner's too, here it only answers the bench's IPC besides), with " +
+      "an upstream key configured and " +
       `${CIDS} rollouts open at a time during each phase, each taking ${CALLS_PER_ROLLOUT} proxied calls before it is ` +
       "closed and replaced (open and close over IPC, as a run's rollouts come and go); this process is the load generator " +
       "(undici `Pool`s). Each phase is an **open loop**: a fixed schedule of " +
@@ -193,13 +193,12 @@ export const renderSection = (
       "percentiles of proxied_k − direct_k. *inside* is the interceptor's own `latency_ms`/`ttft_ms` of the call " +
       "(from the body being read to the answer sent); *outside* = proxied − inside, per request (the hop from the " +
       `client into the interceptor and back). A ${WARMUP_S} s warm-up of each kind is discarded. The bench's ` +
-      "event-loop probe on the interceptor's thread (a 2 ms timer) wakes that thread 500 times a second, at a cost " +
+      "event-loop probe on the interceptor's event loop (a 2 ms timer) wakes its thread 500 times a second, at a cost " +
       "the interceptor itself does not have (tens of µs of CPU a wake-up on a VM), so the interceptor's CPU per " +
       `call is measured on the same schedule run again for ${CPU_DURATION_S} s with the probe's timer stopped ` +
       "(*own*), next to the figure with it ticking. The same schedule then goes once more through a *bare proxy* " +
       "in a process of its own (bench/interceptor/src/bareProxyProcess.ts: the same node:http server and undici " +
-      "dispatcher, each POST forwarded byte for byte and answered as it arrives, nothing parsed, recorded or priced, " +
-      "no thread hop): the least CPU a Node proxy spends per call on this machine, the floor under the interceptor's.",
+      "dispatcher, each POST forwarded byte for byte and answered as it arrives, nothing parsed, recorded or priced): the least CPU a Node proxy spends per call on this machine, the floor under the interceptor's.",
     "",
     "| phase | requests direct + proxied | direct p50 / p90 / p99 (ms) | proxied p50 / p90 / p99 (ms) | added p50 / p90 / p99 (ms) | " +
       "paired p50 / p90 / p99 (ms) | inside p50 / p99 (ms) | outside p50 / p99 (ms) | send lag p99 (ms) | " +
@@ -292,8 +291,8 @@ export const renderSection = (
         `${cores(memory.cpu.otherCores)} cores)${memory.failures > 0 ? `; **${memory.failures} failures**` : ""}. ` +
         "The interceptor's memory is read over IPC after every " +
         `${int(memory.calls / MEMORY_SAMPLES)} calls, when no rollout is open — as it is, then after a full GC: ` +
-        "heapUsed is the heaps of its two threads added up (`process.memoryUsage()` on each: the interceptor's, " +
-        "and the one that opened the rollouts and holds each one's calls until it closes), RSS the whole process's.",
+        "heapUsed is the process's heap (`process.memoryUsage()`: the interceptor holds each rollout's calls until " +
+        "it closes), RSS the whole process's.",
       "",
       "| calls | rollouts closed | RSS (MiB) | heapUsed (MiB) | RSS after GC (MiB) | heapUsed after GC (MiB) | open rollouts | in flight |",
       "|---:|---:|---:|---:|---:|---:|---:|---:|",

@@ -44,21 +44,6 @@ const loadedScript = (script: string, name: string) => {
   return JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", probe], { encoding: "utf8" }))
 }
 
-// The interceptor thread starts in a fresh isolate on every `proctor eval` and compiles all it loads there:
-// with fastify and Effect's runtime it took about 2 s of the eval's start-up (bench/startup).
-describe("the interceptor thread's bundle", () => {
-  it("holds the interceptor's core, node:http and undici's Pool, without fastify, Effect's runtime or Schema", () => {
-    const inputs = bundledInputs("dist/interceptorThread.js")
-    expect(inputs.some((path) => path.includes("interceptor/internal/InterceptorCore.ts"))).toBe(true)
-    expect(inputs.filter((path) => /node_modules\/(fastify|avvio|pino|ajv|find-my-way)\//.test(path))).toEqual([])
-    expect(
-      inputs.filter((path) => /effect\/dist\/esm\/(Schema|ParseResult|internal\/fiberRuntime)\.js$/.test(path)),
-    ).toEqual([])
-    // undici's index would load all of undici (fetch, WebSocket, the mock agent) for the one class used.
-    expect(inputs.filter((path) => /undici\/index\.js$/.test(path))).toEqual([])
-  })
-})
-
 // Commands' implementations load with `import()` when they run; the entry and the program script it loads (and
 // what they import statically) load on every command, `proctor --help` included.
 describe("the CLI's entry bundle", () => {

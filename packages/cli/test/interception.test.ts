@@ -5,7 +5,6 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { decodeModelCalls, type EvalResult } from "@proctor/core"
 import { Either } from "effect"
-import { oneRolloutAtATime } from "../src/interception.js"
 import {
   captured,
   cleanEnv,
@@ -116,48 +115,5 @@ describe("proctor eval through the embedded interceptor", () => {
     expect(result.code, result.stderr).toBe(0)
     expect(result.stdout).toMatch(/Compiled function \S+ using Liftoff/)
     expect(result.stdout).not.toMatch(/using TurboFan/)
-  }, 60_000)
-})
-
-/** What a record says, without what differs between runs (ids, clocks, timings). */
-const withoutRunSpecifics = (record: object): Record<string, unknown> =>
-  Object.fromEntries(
-    Object.entries(record).filter(
-      ([key]) => !/^(call_id|run_id|rollout_id|started_at|completed_at|finished_at|latency_ms|ttft_ms)$/.test(key),
-    ),
-  )
-
-// A run with one rollout in flight at a time serves the interceptor on the main thread; others on a thread of
-// their own (src/interception.ts). Both run the same interceptor core and price calls from the same table.
-describe("where the interceptor runs", () => {
-  it("on the main thread only when no two rollouts are ever in flight", () => {
-    const config = (seeds: ReadonlyArray<number>, attempts: number, concurrency: number) => ({
-      seeds,
-      attempts,
-      concurrency,
-    })
-    expect(oneRolloutAtATime(config([0], 1, 8))).toBe(true)
-    expect(oneRolloutAtATime(config([0, 1, 2], 3, 1))).toBe(true)
-    expect(oneRolloutAtATime(config([0, 1], 1, 2))).toBe(false)
-    expect(oneRolloutAtATime(config([0], 2, 8))).toBe(false)
-  })
-
-  it("records and prices a seed's model calls and result the same on the main thread as on its own", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "proctor-intercept-where-"))
-    const pricing = join(repoRoot, "examples/baseline-model/pricing.json")
-    const run = async (name: string, seeds: string, concurrency: string) => {
-      const runDir = join(dir, name)
-      await evalRun(runDir, ["--seeds", seeds, "--concurrency", concurrency, "--pricing", pricing])
-      const calls = Either.getOrThrow(decodeModelCalls(readJsonl(join(runDir, "model_calls.jsonl")))).filter(
-        (call) => call.seed === 0,
-      )
-      const [result] = readJsonl<EvalResult>(join(runDir, "results.jsonl")).filter((r) => r.seed === 0)
-      return { calls: calls.map(withoutRunSpecifics), result: withoutRunSpecifics(result!) }
-    }
-    const alone = await run("alone", "0", "1")
-    const beside = await run("beside", "0-1", "2")
-    expect(alone.calls.length).toBeGreaterThan(0)
-    expect(alone.calls.every((call) => typeof call.cost_usd === "number" && call.cost_usd > 0)).toBe(true)
-    expect(alone).toEqual(beside)
   }, 60_000)
 })

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto"
 import { setImmediate as nextTurn } from "node:timers/promises"
-import { upstreamId } from "@proctor/core/rate-gate"
+import { upstreamId } from "@proctor/core"
 import { Redis } from "ioredis"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { RATE_GATE_CASES } from "../../core/test/fixtures/rateGateCases.js"

@@ -25,12 +25,6 @@ export interface InterceptorOptions {
    * the rollout it belongs to and its index in that rollout's start order.
    */
   readonly onCall?: ((call: ModelCall, origin: CallOrigin) => void) | undefined
-  /**
-   * Keep each rollout's calls until `close` returns them (default true). False: `close` returns none and
-   * calls are only published as they finish, for a consumer that keeps them elsewhere (the interceptor
-   * thread sends each to the thread that opened the rollout, so none stays on the proxy's heap).
-   */
-  readonly keepCalls?: boolean | undefined
   /** Deadline for upstream headers and for each gap between body chunks; default 10 minutes. */
   readonly upstreamTimeoutMs?: number | undefined
   /** Keep-alive connections per upstream origin; default unlimited (streams hold a connection each). */
@@ -69,7 +63,7 @@ export interface InterceptedRollout {
 
 /**
  * What a runner needs of an interceptor: open a rollout's correlation id, and close it to take its calls.
- * Served by an `Interceptor` in this thread or by one on a worker thread (`startInterceptorWorker`).
+ * Served by an `Interceptor`.
  */
 export interface RolloutInterception {
   readonly open: (options: InterceptorOpenOptions) => Effect.Effect<InterceptedRollout, InterceptorError>
@@ -120,7 +114,6 @@ export class Interceptor extends Context.Tag("@proctor/core/Interceptor")<Interc
                 calls.unsafeOffer(call)
                 onCall?.(call, origin)
               },
-              keepCalls: options.keepCalls ?? true,
               upstreamTimeoutMs: options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
               connectionsPerOrigin: options.connectionsPerOrigin ?? null,
               rateGate: options.rateGate ?? localRateGate(),

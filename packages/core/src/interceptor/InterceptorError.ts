@@ -6,7 +6,7 @@ export type InterceptorErrorReason = typeof InterceptorErrorReason.Type
 /**
  * Opening a rollout on the interceptor failed: it has no public URL yet (`NotListening`: the server has
  * not started), the upstream base URL is not an absolute http(s) URL (`InvalidUpstream`), or the interceptor
- * has stopped (`Stopped`: closed, or its worker thread exited).
+ * has stopped (`Stopped`: shut down with its scope).
  */
 export class InterceptorError extends Schema.TaggedError<InterceptorError>()("InterceptorError", {
   reason: InterceptorErrorReason,

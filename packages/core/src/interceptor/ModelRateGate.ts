@@ -13,9 +13,8 @@ export type { ModelRateLimit } from "./internal/rateArithmetic.js"
 
 /**
  * The gate the interceptor asks before it forwards a model call, and tells of every 429. Plain callbacks, no
- * Effect: it sits on the proxy's per-call path, also on the interceptor thread. `localRateGate` keeps its
- * state in this process; `@proctor/server`'s `redisRateGate` shares it between every process that calls the
- * upstream. Loaded alone as `@proctor/core/rate-gate` (no Schema), so the interceptor thread can build one.
+ * Effect: it sits on the proxy's per-call path. `localRateGate` keeps its state in this process;
+ * `@proctor/server`'s `redisRateGate` shares it between every process that calls the upstream.
  */
 export interface ModelRateGate {
   /** The gate of one upstream base URL called with one key: every call made with both shares its state. */

@@ -13,10 +13,8 @@ export interface ServeInterceptorOptions {
 
 /**
  * Serves an interceptor in this thread on a node:http server of its own for the life of the scope, and sets its
- * base URL (the server's, returned). For in-process evals, whose solver runs in this process, and for CLI runs
- * with one rollout in flight at a time: the same server as the interceptor thread's, without the thread (which
- * keeps the proxy clear of the runner's work, and matters less when the solver shares the event loop anyway, or
- * the runner only waits). The interceptor itself answers unknown ids, paths and methods.
+ * base URL (the server's, returned): `proctor eval`'s interceptor and `evaluate()`'s. The interceptor itself
+ * answers unknown ids, paths and methods.
  */
 export const serveInterceptor = (
   interceptor: InterceptorService,

@@ -6,7 +6,7 @@ import {
   type ModelRateLimitRule,
   RATE_LIMIT_RETRY_MS,
   upstreamId,
-} from "@proctor/core/rate-gate"
+} from "@proctor/core"
 import { Redis } from "ioredis"
 
 /**

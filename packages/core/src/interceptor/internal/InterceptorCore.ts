@@ -39,8 +39,6 @@ export interface CoreOptions {
   readonly baseUrl: string | null
   readonly priceCall: PriceCall
   readonly publish: (call: ModelCall, origin: CallOrigin) => void
-  /** Keep each rollout's calls until it closes (`close` returns them); otherwise they are only published. */
-  readonly keepCalls: boolean
   readonly upstreamTimeoutMs: number
   readonly connectionsPerOrigin: number | null
   /** Asked before every call is forwarded; owned by the caller (closed by whoever made it). */
@@ -191,7 +189,7 @@ export class InterceptorCore implements Recorder {
   }
 
   record(session: Session, slot: number, call: ModelCall): void {
-    if (session.open && this.options.keepCalls) session.calls[slot] = call
+    if (session.open) session.calls[slot] = call
     try {
       this.options.publish(call, { cid: session.cid, index: slot })
     } catch {

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net"
 import type { InterceptorService } from "../Interceptor.js"
 
 export interface InterceptorServerOptions {
-  /** An `Interceptor`, or the plain core the interceptor thread runs. */
+  /** The interceptor whose `handle` serves each POST. */
   readonly interceptor: Pick<InterceptorService, "handle" | "openRollouts" | "inFlight">
   /** Largest request body accepted (long agent transcripts and images); default 20 MiB. */
   readonly bodyLimit?: number | undefined
@@ -85,9 +85,9 @@ export const interceptorListener = (
 }
 
 /**
- * The interceptor on a node:http server of its own. No framework: the interceptor thread starts in a fresh
- * isolate for every `proctor eval`, and loading fastify there cost more than everything else the thread does
- * before it listens; `evaluate()` serves it the same way in the solver's own process.
+ * The interceptor on a node:http server of its own, as `proctor eval` and `evaluate()` serve it. No framework:
+ * the proxy's per-call path is node:http and undici and nothing between; the job server mounts the same listener
+ * on its fastify routes (`interceptorListener`).
  */
 export const createInterceptorServer = (options: InterceptorServerOptions): Server =>
   createServer(SERVER_OPTIONS, interceptorListener(options))

@@ -1,3 +1,0 @@
-import { runInterceptorWorker } from "../runInterceptorWorker.js"
-
-await runInterceptorWorker()
