@@ -1,15 +1,12 @@
 /**
- * The floor under the interceptor's CPU: the least a Node proxy can do per call on this machine. A `node:http`
- * server whose every POST is sent on, byte for byte, to the upstream over undici's dispatcher (the interceptor's
- * own server and client), answered as it arrives; nothing parsed, recorded or priced. It answers the bench's IPC as `interceptorProcess.ts` does, so the same open-loop
- * schedule drives it: a rollout is only a path prefix here, and closing one reports how many calls it took.
+ * The bare proxy (bench/shared's bareProxy.ts, the floor under the interceptor's CPU) in a process of its own,
+ * answering the bench's IPC as `interceptorProcess.ts` does, so the same open-loop schedule drives it: a rollout
+ * is only a path prefix here, and closing one reports how many calls it took.
  *
  * Prints `{"url": …}` on stdout once it listens; exits when the IPC channel closes.
  */
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { answerIpc } from "@proctor/bench-shared"
-import { Pool } from "undici"
+import { type BareRoute, bareUpstream, startBareProxy } from "@proctor/bench-shared/bareProxy"
 import { UPSTREAM_KEY } from "./settings.js"
 
 type Message =
@@ -18,54 +15,24 @@ type Message =
   | { readonly op: "pauses" }
   | { readonly op: "tick" }
 
-const upstreams = new Map<string, { readonly pool: Pool; readonly path: string }>()
-/** Each open rollout's upstream and how many calls it has taken. */
-const rollouts = new Map<string, { readonly upstream: { readonly pool: Pool; readonly path: string }; calls: number }>()
+/** Each open rollout's upstream route and how many calls it has taken. */
+const rollouts = new Map<string, { readonly route: BareRoute; calls: number }>()
 let opened = 0
 
-const server = createServer({ keepAliveTimeout: 72_000 }, (req, res) => {
-  const chunks: Array<Buffer> = []
-  req.on("data", (chunk: Buffer) => chunks.push(chunk))
-  req.on("end", () => {
-    const rollout = rollouts.get((req.url ?? "").split("/", 2)[1] ?? "")
-    if (rollout === undefined) return void res.writeHead(404).end()
-    rollout.calls++
-    rollout.upstream.pool.dispatch(
-      {
-        method: "POST",
-        path: rollout.upstream.path,
-        headers: { "content-type": "application/json", authorization: `Bearer ${UPSTREAM_KEY}` },
-        body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks),
-      },
-      {
-        onRequestStart: () => {},
-        onResponseStart: (_controller, status, headers) => {
-          res.writeHead(status, { "content-type": String(headers["content-type"] ?? "application/json") })
-        },
-        onResponseData: (_controller, chunk) => void res.write(chunk),
-        onResponseEnd: () => void res.end(),
-        onResponseError: (_controller, error) => void res.destroy(error),
-      },
-    )
-  })
-})
-await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+const { server, url } = await startBareProxy((path) => {
+  const rollout = rollouts.get(path.split("/", 2)[1] ?? "")
+  if (rollout === undefined) return null
+  rollout.calls++
+  return rollout.route
+}, `Bearer ${UPSTREAM_KEY}`)
 
 answerIpc<Message>((message) => {
   switch (message.op) {
     case "open": {
-      let upstream = upstreams.get(message.baseUrl)
-      if (upstream === undefined) {
-        const base = new URL(message.baseUrl)
-        upstream = {
-          pool: new Pool(base.origin, { connections: 256 }),
-          path: `${base.pathname.replace(/\/+$/, "")}/chat/completions`,
-        }
-        upstreams.set(message.baseUrl, upstream)
-      }
+      const base = new URL(message.baseUrl)
+      const route = { pool: bareUpstream(base.origin), path: `${base.pathname.replace(/\/+$/, "")}/chat/completions` }
       const cid = `bare${opened++}`
-      rollouts.set(cid, { upstream, calls: 0 })
+      rollouts.set(cid, { route, calls: 0 })
       return { cid, inferenceUrl: `${url}/${cid}/v1` }
     }
     case "close": {

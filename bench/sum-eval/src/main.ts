@@ -31,7 +31,14 @@ import {
   startProcess,
   waitForQuiet,
 } from "@proctor/bench-shared"
-import { runBareLoop, runProctor, runPromptfoo, type Sample, type Servers } from "./measurements.js"
+import {
+  runBareLoop,
+  runBareLoopThroughProxy,
+  runProctor,
+  runPromptfoo,
+  type Sample,
+  type Servers,
+} from "./measurements.js"
 import { findPromptfoo } from "./promptfoo.js"
 import { type Round, renderSection } from "./report.js"
 import {
@@ -62,9 +69,22 @@ const startServers = async (
     env,
     ready: jsonLine<{ url: string }>(),
   })
+  const proxy = await startProcess({
+    what: "the bare proxy",
+    script: new URL("./bareProxyMain.js", import.meta.url).pathname,
+    args: [model.ready],
+    env,
+    ready: jsonLine<{ url: string }>(),
+  })
   return {
-    servers: { modelUrl: model.ready, appUrl: app.ready.url, pids: [model.pid, app.pid], env },
-    processes: [model, app],
+    servers: {
+      modelUrl: model.ready,
+      appUrl: app.ready.url,
+      proxy: { url: proxy.ready.url, pid: proxy.pid },
+      pids: [model.pid, app.pid],
+      env,
+    },
+    processes: [model, app, proxy],
   }
 }
 
@@ -81,24 +101,32 @@ const main = async () => {
     log(`model ${servers.modelUrl}, task app ${servers.appUrl}; proctor ${CLI_BIN}; load average ${loadBefore}`)
     if (promptfoo === null) log("promptfoo not measured: no --promptfoo DIR")
     const bare = (n: number) => runBareLoop(servers, n)
+    const proxied = (n: number) => runBareLoopThroughProxy(servers, n)
     const proctor = (n: number) => runProctor(servers, n)
     const promptfooRun = promptfoo === null ? null : (n: number) => runPromptfoo(servers, promptfoo, n, work)
 
     log(`warm-up: ${WARM_UP_PROMPTS} prompts each`)
     await bare(WARM_UP_PROMPTS)
+    await proxied(WARM_UP_PROMPTS)
     await proctor(WARM_UP_PROMPTS)
     await promptfooRun?.(WARM_UP_PROMPTS)
 
     const retry = {
       retries: RETRIES,
       discarded,
-      before: () => waitForQuiet(servers.pids, { maxSeconds: QUIET_WAIT_S }),
+      before: () => waitForQuiet([...servers.pids, servers.proxy.pid], { maxSeconds: QUIET_WAIT_S }),
     }
     const shown = (s: Sample) =>
       `${(s.wallMs / 1000).toFixed(2)} s, ${s.rssMb.toFixed(1)} MB, score ${s.score.toFixed(3)}`
     for (let i = 1; i <= ROUNDS; i++) {
       const round: Round = {
         bare: await measureUndisturbed(`round ${i}: bare loop`, () => bare(PROMPTS), shown, retry),
+        proxied: await measureUndisturbed(
+          `round ${i}: bare loop through the bare proxy`,
+          () => proxied(PROMPTS),
+          shown,
+          retry,
+        ),
         proctor: await measureUndisturbed(`round ${i}: proctor eval`, () => proctor(PROMPTS), shown, retry),
         promptfoo:
           promptfooRun === null
@@ -106,7 +134,9 @@ const main = async () => {
             : await measureUndisturbed(`round ${i}: promptfoo eval`, () => promptfooRun(PROMPTS), shown, retry),
       }
       // The same questions to the same deterministic model: the same prompts are answered right.
-      const right = [round.bare, round.proctor, round.promptfoo].flatMap((s) => (s === null ? [] : [s.score]))
+      const right = [round.bare, round.proxied, round.proctor, round.promptfoo].flatMap((s) =>
+        s === null ? [] : [s.score],
+      )
       if (new Set(right.map((score) => Math.round(score * PROMPTS))).size !== 1) {
         throw new Error(`the commands' scores disagree: ${right.join(", ")}`)
       }

@@ -9,6 +9,9 @@ import { CLI_BIN, CONCURRENCY, MODEL_NAME } from "./settings.js"
 export interface Servers {
   readonly modelUrl: string
   readonly appUrl: string
+  /** The bare proxy in front of the model (bareProxyMain.ts). */
+  readonly proxy: { readonly url: string; readonly pid: number }
+  /** The task app's and the model's. */
   readonly pids: ReadonlyArray<number>
   /** ENVIRONMENT_API_KEY of the task app, and of every command that calls it. */
   readonly env: NodeJS.ProcessEnv
@@ -17,7 +20,7 @@ export interface Servers {
 /** One whole-process run of one command over the eval. */
 export interface Sample {
   readonly wallMs: number
-  /** User + system CPU of the command's process, all its threads. */
+  /** User + system CPU of the command's process, all its threads (and of the bare proxy, for the run through it). */
   readonly cpuMs: number
   /** User + system CPU of the task app and the model during the run. */
   readonly serversCpuMs: number
@@ -28,21 +31,25 @@ export interface Sample {
   readonly otherCores: number
 }
 
+/** `ownPids`: processes whose CPU counts as the command's (the bare proxy, for the run through it). */
 const timed = async (
   servers: Servers,
   what: string,
   run: () => Promise<TimedRun>,
   scoreOf: (run: TimedRun) => number,
+  ownPids: ReadonlyArray<number> = [],
 ): Promise<Sample> => {
-  const meter = startCpuMeter(servers.pids)
+  const meter = startCpuMeter([...servers.pids, ...ownPids])
   const result = await run()
   const reading = meter(result.cpuSeconds)
   if (result.code !== 0) throw new Error(`${what} exited ${result.code}:\n${result.stderrTail}`)
   let serversCpu = 0
-  for (const seconds of reading.children.values()) serversCpu += seconds
+  for (const pid of servers.pids) serversCpu += reading.children.get(pid) ?? 0
+  let ownCpu = result.cpuSeconds
+  for (const pid of ownPids) ownCpu += reading.children.get(pid) ?? 0
   return {
     wallMs: result.wallMs,
-    cpuMs: result.cpuSeconds * 1000,
+    cpuMs: ownCpu * 1000,
     serversCpuMs: serversCpu * 1000,
     rssMb: result.peakRssBytes / 2 ** 20,
     score: scoreOf(result),
@@ -52,19 +59,26 @@ const timed = async (
 
 const BARE_LOOP = new URL("./bareLoop.js", import.meta.url).pathname
 
-/** The bare loop (bareLoop.ts), its own process, with the model's URL as `inference_url`. */
-export const bareLoopArgs = (servers: Servers, prompts: number): ReadonlyArray<string> => [
+/** The bare loop (bareLoop.ts), its own process, with `modelUrl` as `inference_url`. */
+export const bareLoopArgs = (servers: Servers, prompts: number, modelUrl = servers.modelUrl): ReadonlyArray<string> => [
   BARE_LOOP,
-  ...["--app", servers.appUrl, "--model-url", servers.modelUrl, "--model", MODEL_NAME],
+  ...["--app", servers.appUrl, "--model-url", modelUrl, "--model", MODEL_NAME],
   ...["--prompts", String(prompts), "--concurrency", String(CONCURRENCY)],
 ]
 
+const meanScore = (run: TimedRun) => (JSON.parse(run.stdout) as { mean_score: number }).mean_score
+
 export const runBareLoop = (servers: Servers, prompts: number): Promise<Sample> =>
+  timed(servers, "the bare loop", () => timedNode(bareLoopArgs(servers, prompts), servers.env), meanScore)
+
+/** The bare loop with the task app calling the model through the bare proxy; the proxy's CPU counts as its. */
+export const runBareLoopThroughProxy = (servers: Servers, prompts: number): Promise<Sample> =>
   timed(
     servers,
-    "the bare loop",
-    () => timedNode(bareLoopArgs(servers, prompts), servers.env),
-    (run) => (JSON.parse(run.stdout) as { mean_score: number }).mean_score,
+    "the bare loop through the bare proxy",
+    () => timedNode(bareLoopArgs(servers, prompts, `${servers.proxy.url}/v1`), servers.env),
+    meanScore,
+    [servers.proxy.pid],
   )
 
 /** `proctor eval` with interception on (the default): the task app calls the model through proctor. */
