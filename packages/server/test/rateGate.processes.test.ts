@@ -93,7 +93,10 @@ describe("a model rate limit shared through Redis by 3 processes", () => {
     const halfLimited = secondHalf.filter((a) => a.status === 429).length
     expect(halfRate, `arrivals (ms, ! = 429): ${timeline}`).toBeLessThan(LIMIT_PER_S)
     expect(halfLimited, `arrivals (ms, ! = 429): ${timeline}`).toBeLessThanOrEqual(secondHalf.length / 10)
-    expect(limited.length).toBeLessThan(3 * LIMIT_PER_S)
+    // At "go" all 24 callers send at once: 14 or so of the first burst are refused, and callers whose 200 came back
+    // before the shared pause reached their process send once more into the limit; a gate each process kept to
+    // itself would keep running into it, process by process, all run long.
+    expect(limited.length).toBeLessThan(4 * LIMIT_PER_S)
     console.log(
       `rate gate: ${arrivals.length} upstream requests in ${((last - first) / 1000).toFixed(1)} s, ` +
         `${limited.length} answered 429; second half ${halfRate.toFixed(1)} req/s with ${halfLimited} 429s, ` +
