@@ -68,7 +68,9 @@ describe("the team dashboard in Chromium (proctor serve at /)", () => {
     await bob.screenshot({ path: screenshotPath("dashboard-job-not-found") })
 
     const alice = await signIn(aliceKey)
-    await alice.locator(`[data-testid="job-row"][data-job-id="${aliceJob}"]`).click()
+    // The job opens from its link (the row itself is not a target: a click at its middle may land between cells).
+    await alice.locator(`[data-testid="job-row"][data-job-id="${aliceJob}"]`).getByRole("link").click()
+    await alice.waitForURL((url) => url.hash.includes(aliceJob))
     await alice.goto(`${server.url}#/jobs/${aliceJob}/rollouts`)
     await alice.locator('[data-testid="rollout-count"][data-count="3"]').waitFor()
     await alice.screenshot({ path: screenshotPath("dashboard-job-rollouts") })
