@@ -22,7 +22,7 @@ export interface RunningInterceptor {
 
 /**
  * `serveInterceptor` for a program outside Effect: an interceptor (made here unless given) on its own server in
- * this thread. Its worker-thread twin is `startInterceptorWorker`.
+ * this thread, as `proctor eval` runs its own.
  */
 export const startInterceptor = async (options: StartInterceptorOptions = {}): Promise<RunningInterceptor> => {
   const scope = await Effect.runPromise(Scope.make())
