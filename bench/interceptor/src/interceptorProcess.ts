@@ -58,10 +58,6 @@ const { interceptor, url, close } = await startInterceptor({ host: "127.0.0.1", 
 
 const gc = (globalThis as { gc?: () => void }).gc
 
-/** What is open and in flight, from the interceptor's own health route. */
-const health = async () =>
-  (await (await fetch(`${url}/healthz`)).json()) as { open_rollouts: number; in_flight: number }
-
 const answer = async (message: Message): Promise<object> => {
   switch (message.op) {
     case "open": {
@@ -100,7 +96,6 @@ const answer = async (message: Message): Promise<object> => {
         gc()
         gc()
       }
-      const open = await health()
       const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage()
       return {
         rss,
@@ -108,8 +103,8 @@ const answer = async (message: Message): Promise<object> => {
         heapTotal,
         external,
         arrayBuffers,
-        openRollouts: open.open_rollouts,
-        inFlight: open.in_flight,
+        openRollouts: interceptor.openRollouts(),
+        inFlight: interceptor.inFlight(),
       }
     }
   }
