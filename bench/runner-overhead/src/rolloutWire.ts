@@ -1,4 +1,5 @@
 import { randomFillSync } from "node:crypto"
+import { forEachSeed } from "@proctor/bench-shared/bareRollouts"
 import { rolloutBody as sharedRolloutBody } from "@proctor/bench-shared/rolloutBody"
 
 // What every bare loop sends and checks. Nothing from the rest of the harness: `bareLoopProcess.ts` runs a loop as
@@ -35,14 +36,9 @@ export const countWrong = async (
   concurrency: number,
   one: (seed: number) => Promise<boolean>,
 ): Promise<number> => {
-  let next = 0
   let wrong = 0
-  const worker = async () => {
-    while (next < n) {
-      const seed = next++
-      if (!(await one(seed))) wrong++
-    }
-  }
-  await Promise.all(Array.from({ length: concurrency }, worker))
+  await forEachSeed(n, concurrency, async (seed) => {
+    if (!(await one(seed))) wrong++
+  })
   return wrong
 }

@@ -9,8 +9,9 @@
  * key is ENVIRONMENT_API_KEY.
  */
 import { randomBytes } from "node:crypto"
-import { Agent, request as httpRequest } from "node:http"
+import { Agent } from "node:http"
 import { parseArgs } from "node:util"
+import { forEachSeed, postRollout } from "@proctor/bench-shared/bareRollouts"
 import { rolloutBody } from "@proctor/bench-shared/rolloutBody"
 
 // Node's own parser, not bench/shared's flags: loading the whole bench harness would add to this process's start-up.
@@ -42,48 +43,19 @@ const bodyFor = (seed: number): string =>
 
 const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
 
-const rollout = (seed: number) =>
-  new Promise<number>((resolve, reject) => {
-    const body = bodyFor(seed)
-    const req = httpRequest(
-      {
-        agent,
-        host: app.hostname,
-        port: app.port,
-        method: "POST",
-        path: "/rollout",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json",
-          "content-length": Buffer.byteLength(body),
-          "x-api-key": key,
-        },
-      },
-      (res) => {
-        const chunks: Array<Buffer> = []
-        res.on("data", (chunk: Buffer) => chunks.push(chunk))
-        res.on("error", reject)
-        res.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8")
-          const score = (JSON.parse(text) as { metrics?: { outcome_score?: unknown } }).metrics?.outcome_score
-          if (res.statusCode !== 200 || typeof score !== "number") {
-            reject(new Error(`seed ${seed}: ${res.statusCode} ${text.slice(0, 300)}`))
-          } else resolve(score)
-        })
-      },
-    )
-    req.on("error", reject)
-    req.end(body)
-  })
+const headers = { "content-type": "application/json", accept: "application/json", "x-api-key": key }
+const target = { host: app.hostname, port: app.port }
 
-let next = 0
-let total = 0
-const worker = async () => {
-  while (next < prompts) {
-    const score = await rollout(next++)
-    total += score
-  }
+const rollout = async (seed: number): Promise<number> => {
+  const { status, text } = await postRollout(agent, target, headers, bodyFor(seed))
+  const score = (JSON.parse(text) as { metrics?: { outcome_score?: unknown } }).metrics?.outcome_score
+  if (status !== 200 || typeof score !== "number") throw new Error(`seed ${seed}: ${status} ${text.slice(0, 300)}`)
+  return score
 }
-await Promise.all(Array.from({ length: concurrency }, worker))
+
+let total = 0
+await forEachSeed(prompts, concurrency, async (seed) => {
+  total += await rollout(seed)
+})
 agent.destroy()
 process.stdout.write(`${JSON.stringify({ rollouts: prompts, mean_score: total / prompts })}\n`)
