@@ -2,15 +2,10 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { Context, Effect, Layer, PubSub, type Redacted, type Scope } from "effect"
 import type { ModelCall } from "../result/ModelCall.js"
 import { InterceptorError } from "./InterceptorError.js"
-import {
-  type CallOrigin,
-  DEFAULT_UPSTREAM_TIMEOUT_MS,
-  InterceptorCore,
-  type PriceCall,
-} from "./internal/InterceptorCore.js"
+import { DEFAULT_UPSTREAM_TIMEOUT_MS, InterceptorCore, type PriceCall } from "./internal/InterceptorCore.js"
 import { localRateGate, type ModelRateGate } from "./ModelRateGate.js"
 
-export type { CallOrigin, PriceCall } from "./internal/InterceptorCore.js"
+export type { PriceCall } from "./internal/InterceptorCore.js"
 
 export interface InterceptorOptions {
   /**
@@ -20,11 +15,8 @@ export interface InterceptorOptions {
   readonly baseUrl?: string | null | undefined
   /** Cost of one call in USD, null when unpriced. Defaults to "unpriced". */
   readonly priceCall?: PriceCall | undefined
-  /**
-   * Called synchronously with every finished call, after it is recorded (for callers outside Effect), with
-   * the rollout it belongs to and its index in that rollout's start order.
-   */
-  readonly onCall?: ((call: ModelCall, origin: CallOrigin) => void) | undefined
+  /** Called synchronously with every finished call, after it is recorded (for callers outside Effect). */
+  readonly onCall?: ((call: ModelCall) => void) | undefined
   /** Deadline for upstream headers and for each gap between body chunks; default 10 minutes. */
   readonly upstreamTimeoutMs?: number | undefined
   /** Keep-alive connections per upstream origin; default unlimited (streams hold a connection each). */
@@ -110,9 +102,9 @@ export class Interceptor extends Context.Tag("@proctor/core/Interceptor")<Interc
               baseUrl: options.baseUrl ?? null,
               priceCall: options.priceCall ?? unpriced,
               // unsafeOffer: publishing from a node callback without running a fiber per call.
-              publish: (call, origin) => {
+              publish: (call) => {
                 calls.unsafeOffer(call)
-                onCall?.(call, origin)
+                onCall?.(call)
               },
               upstreamTimeoutMs: options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
               connectionsPerOrigin: options.connectionsPerOrigin ?? null,

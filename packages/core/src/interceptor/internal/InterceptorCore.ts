@@ -29,16 +29,10 @@ export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10 * 60 * 1000
 
 export type PriceCall = (provider: string | null, model: string | null, usage: TokenUsage | null) => number | null
 
-/** Which rollout a published call belongs to, and its place in that rollout's start order. */
-export interface CallOrigin {
-  readonly cid: string
-  readonly index: number
-}
-
 export interface CoreOptions {
   readonly baseUrl: string | null
   readonly priceCall: PriceCall
-  readonly publish: (call: ModelCall, origin: CallOrigin) => void
+  readonly publish: (call: ModelCall) => void
   readonly upstreamTimeoutMs: number
   readonly connectionsPerOrigin: number | null
   /** Asked before every call is forwarded; owned by the caller (closed by whoever made it). */
@@ -191,7 +185,7 @@ export class InterceptorCore implements Recorder {
   record(session: Session, slot: number, call: ModelCall): void {
     if (session.open) session.calls[slot] = call
     try {
-      this.options.publish(call, { cid: session.cid, index: slot })
+      this.options.publish(call)
     } catch {
       // An observer's failure must not break the proxy; observers handle their own errors.
     }
