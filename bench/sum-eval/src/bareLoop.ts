@@ -55,7 +55,9 @@ const rollout = async (seed: number): Promise<number> => {
 
 let total = 0
 await forEachSeed(prompts, concurrency, async (seed) => {
-  total += await rollout(seed)
+  // Awaited first: `total += await …` would read `total` before the wait and lose the other workers' scores.
+  const score = await rollout(seed)
+  total += score
 })
 agent.destroy()
 process.stdout.write(`${JSON.stringify({ rollouts: prompts, mean_score: total / prompts })}\n`)

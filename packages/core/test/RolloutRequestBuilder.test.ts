@@ -35,11 +35,35 @@ describe("rollout requests", () => {
   })
 
   it("the encoded template is byte for byte what serialising the request gives", () => {
-    for (const seed of [0, 7, -3, 123456789]) {
-      const id = makeRolloutId(config, seed)
-      const key = { seed, attempt: 0 }
-      expect(encodeRolloutRequest(config, key, id)).toBe(JSON.stringify(buildRolloutRequest(config, key, id)))
+    const withKey = { ...config, policy_config: { api_key: "sk-upstream", ...config.policy_config } }
+    const withoutUrl = { ...config, policy_config: { model: "gpt-4o-mini", api_key: "sk-upstream" } }
+    for (const cfg of [config, withKey, withoutUrl]) {
+      for (const inferenceUrl of [undefined, "http://127.0.0.1:9/cid_0123abcd/v1", 'http://h/"quoted"\\/v1']) {
+        for (const seed of [0, 7, -3, 123456789]) {
+          const rolloutId = makeRolloutId(cfg, seed)
+          const key = { seed, attempt: 0 }
+          const encoded = encodeRolloutRequest({
+            config: cfg,
+            key,
+            rolloutId,
+            ...(inferenceUrl ? { inferenceUrl } : {}),
+          })
+          expect(encoded).toBe(JSON.stringify(buildRolloutRequest(cfg, key, rolloutId, inferenceUrl)))
+        }
+      }
     }
+  })
+
+  it("a try routed through the interceptor sends its own inference_url and not the upstream key", () => {
+    const withKey = { ...config, policy_config: { api_key: "sk-upstream", ...config.policy_config } }
+    const routed = buildRolloutRequest(withKey, { seed: 1, attempt: 0 }, "id", "http://127.0.0.1:9/cid_1/v1")
+    expect(routed.policy.config).toEqual({
+      model: "gpt-4o-mini",
+      inference_url: "http://127.0.0.1:9/cid_1/v1",
+      seed: 3,
+    })
+    const direct = buildRolloutRequest(withKey, { seed: 1, attempt: 0 }, "id")
+    expect(direct.policy.config).toMatchObject({ api_key: "sk-upstream", inference_url: "http://m/v1" })
   })
 
   it("makes synth-ai's run_id form", () => {

@@ -24,7 +24,7 @@ export const makeHttpTaskAppSolver = Effect.map(
     name: "task-app",
     enforcesTimeout: true,
     solve: (task) =>
-      Effect.flatMap(client.rollout(encodeRolloutRequest(task.config, task.key, task.rolloutId)), (response) => {
+      Effect.flatMap(client.rollout(encodeRolloutRequest(task)), (response) => {
         const aborted = response.aborted === true
         const outcome = outcomeOf(response)
         if (outcome.score === null && !aborted) return Effect.fail(noScore(response))

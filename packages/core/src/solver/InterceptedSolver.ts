@@ -31,12 +31,6 @@ export const callTotals = (calls: ReadonlyArray<ModelCall>) => {
   }
 }
 
-const withInferenceUrl = (task: RolloutTask, inferenceUrl: string): RolloutTask => {
-  // The upstream key is the interceptor's to send; the task app never needs to see it.
-  const { api_key: _key, ...policy } = task.config.policy_config
-  return { ...task, config: { ...task.config, policy_config: { ...policy, inference_url: inferenceUrl } } }
-}
-
 const enrich = (task: RolloutTask, final: FinalResult, calls: ReadonlyArray<ModelCall>): FinalResult => {
   if (calls.length === 0) return final
   const totals = callTotals(calls)
@@ -95,7 +89,7 @@ export const interceptedSolver = (solver: SolverService, options: InterceptionOp
       ),
       ({ cid, inferenceUrl }) =>
         Effect.onInterrupt(
-          Effect.flatMap(Effect.exit(solver.solve(withInferenceUrl(task, inferenceUrl))), (exit) =>
+          Effect.flatMap(Effect.exit(solver.solve({ ...task, inferenceUrl })), (exit) =>
             Effect.flatMap(options.interceptor.close(cid), (calls) =>
               Effect.zipRight(
                 options.recordCalls(calls),

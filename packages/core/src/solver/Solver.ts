@@ -12,6 +12,11 @@ export interface RolloutTask {
   /** The rollout's own id, sent to task apps as `run_id` and `trace_correlation_id`. */
   readonly rolloutId: string
   readonly config: EvalRunConfig
+  /**
+   * Where this try's model calls go when proctor routes them (the interceptor's URL, with the try's correlation
+   * id): it stands for the policy's `inference_url`, and the policy's `api_key` stays with the interceptor.
+   */
+  readonly inferenceUrl?: string
 }
 
 /** One step of a rollout as it happens (an observation, tool calls, a reward). */

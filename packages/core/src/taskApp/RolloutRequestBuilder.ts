@@ -1,6 +1,7 @@
 import type { EvalRunConfig } from "../config/EvalRunConfig.js"
 import { randomHex } from "../internal/randomHex.js"
 import type { RolloutKey } from "../result/EvalResult.js"
+import type { RolloutTask } from "../solver/Solver.js"
 import type { RolloutRequest } from "./TaskAppWire.js"
 
 /** `{app_id|env_name|"eval"}-seed-{seed}-{8 hex}`, synth-ai's run_id form. */
@@ -9,10 +10,28 @@ export const makeRolloutId = (config: EvalRunConfig, seed: number): string =>
 
 const LIFTED_POLICY_KEYS = new Set(["output_mode", "structured_config"])
 
-/** The superset rollout request every task-app generation accepts. */
-export const buildRolloutRequest = (config: EvalRunConfig, key: RolloutKey, rolloutId: string): RolloutRequest => {
+/**
+ * The policy config a task app is sent. Given the try's own `inferenceUrl` (the interceptor's), it takes the
+ * place of the configured one and the upstream key is left out: the interceptor sends it, the task app never
+ * needs to see it.
+ */
+const policyConfigOf = (config: EvalRunConfig, inferenceUrl: string | undefined): Record<string, unknown> => {
   const policyConfig: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(config.policy_config)) if (!LIFTED_POLICY_KEYS.has(k)) policyConfig[k] = v
+  for (const [k, v] of Object.entries(config.policy_config)) {
+    if (LIFTED_POLICY_KEYS.has(k) || (inferenceUrl !== undefined && k === "api_key")) continue
+    policyConfig[k] = v
+  }
+  if (inferenceUrl !== undefined) policyConfig.inference_url = inferenceUrl
+  return policyConfig
+}
+
+/** The superset rollout request every task-app generation accepts. */
+export const buildRolloutRequest = (
+  config: EvalRunConfig,
+  key: RolloutKey,
+  rolloutId: string,
+  inferenceUrl?: string,
+): RolloutRequest => {
   const { output_mode, structured_config } = config.policy_config
   return {
     run_id: rolloutId,
@@ -20,7 +39,7 @@ export const buildRolloutRequest = (config: EvalRunConfig, key: RolloutKey, roll
     env: { env_name: config.env_name ?? config.app_id ?? "default", config: { ...config.env_config }, seed: key.seed },
     policy: {
       policy_name: config.policy_name ?? config.app_id ?? "policy",
-      config: policyConfig,
+      config: policyConfigOf(config, inferenceUrl),
       ...(output_mode === undefined ? {} : { output_mode }),
       ...(structured_config === undefined ? {} : { structured_config }),
     },
@@ -40,28 +59,57 @@ export const buildRolloutRequest = (config: EvalRunConfig, key: RolloutKey, roll
   }
 }
 
-// Placeholders no config could plausibly contain, replaced by each rollout's id and seed.
-const ID_SLOT = "@@proctor-rollout-id-5b1f0c@@"
-const SEED_SLOT = "@@proctor-seed-5b1f0c@@"
-const templates = new WeakMap<EvalRunConfig, ReadonlyArray<string>>()
+// Placeholders no config could plausibly contain, replaced by each rollout's values.
+const SLOTS = {
+  id: "@@proctor-rollout-id-5b1f0c@@",
+  seed: "@@proctor-seed-5b1f0c@@",
+  url: "@@proctor-inference-url-5b1f0c@@",
+} as const
+type Slot = keyof typeof SLOTS
+const SLOT_PATTERN = new RegExp(`"(${Object.values(SLOTS).join("|")})"`)
+const SLOT_OF = new Map<string, Slot>(Object.entries(SLOTS).map(([slot, text]) => [text, slot as Slot]))
 
-const templateOf = (config: EvalRunConfig): ReadonlyArray<string> => {
-  let template = templates.get(config)
-  if (template === undefined) {
-    const request = buildRolloutRequest(config, { seed: 0, attempt: 0 }, ID_SLOT)
-    const withSlots = { ...request, env: { ...request.env, seed: SEED_SLOT } }
-    template = JSON.stringify(withSlots).split(new RegExp(`"${ID_SLOT}"|"${SEED_SLOT}"`))
-    templates.set(config, template)
+/** The request's JSON cut at each slot: `parts[i]`, then the value of `slots[i]`, …, then the last part. */
+interface Template {
+  readonly parts: ReadonlyArray<string>
+  readonly slots: ReadonlyArray<Slot>
+}
+
+/** Per config: the template sending the configured model URL, and the one sending each try's own. */
+const templates = new WeakMap<EvalRunConfig, { configured?: Template; routed?: Template }>()
+
+const makeTemplate = (config: EvalRunConfig, routed: boolean): Template => {
+  const request = buildRolloutRequest(config, { seed: 0, attempt: 0 }, SLOTS.id, routed ? SLOTS.url : undefined)
+  // split with a capturing group keeps each slot's text at the odd indexes.
+  const pieces = JSON.stringify({ ...request, env: { ...request.env, seed: SLOTS.seed } }).split(SLOT_PATTERN)
+  return {
+    parts: pieces.filter((_, i) => i % 2 === 0),
+    slots: pieces.filter((_, i) => i % 2 === 1).map((text) => SLOT_OF.get(text)!),
   }
-  return template
+}
+
+const templateOf = (config: EvalRunConfig, routed: boolean): Template => {
+  let cached = templates.get(config)
+  if (cached === undefined) {
+    cached = {}
+    templates.set(config, cached)
+  }
+  const which = routed ? "routed" : "configured"
+  return (cached[which] ??= makeTemplate(config, routed))
 }
 
 /**
- * The rollout request as JSON, from a template made once per config: only the ids and the seed change
- * between rollouts, and serialising the whole request each time is a measurable part of the hot path.
+ * A try's rollout request as JSON, from a template made once per config: only the ids, the seed and the model URL
+ * change between rollouts, and serialising the whole request each time is a measurable part of the hot path.
  */
-export const encodeRolloutRequest = (config: EvalRunConfig, key: RolloutKey, rolloutId: string): string => {
-  const [beforeId = "", betweenIds = "", beforeSeed = "", rest = ""] = templateOf(config)
-  const id = JSON.stringify(rolloutId)
-  return `${beforeId}${id}${betweenIds}${id}${beforeSeed}${key.seed}${rest}`
+export const encodeRolloutRequest = (task: Pick<RolloutTask, "config" | "key" | "rolloutId" | "inferenceUrl">) => {
+  const { parts, slots } = templateOf(task.config, task.inferenceUrl !== undefined)
+  const values = {
+    id: JSON.stringify(task.rolloutId),
+    seed: String(task.key.seed),
+    url: JSON.stringify(task.inferenceUrl ?? null),
+  }
+  let json = parts[0]!
+  for (let i = 0; i < slots.length; i++) json += values[slots[i]!] + parts[i + 1]!
+  return json
 }

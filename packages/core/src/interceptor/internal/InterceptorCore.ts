@@ -6,7 +6,7 @@ import type { ModelApi, ModelCall, TokenUsage } from "../../result/ModelCall.js"
 import { correlationIdOf, inferProvider, upstreamUrl } from "../InferenceUrl.js"
 import type { InterceptedRollout, InterceptorOpenOptions } from "../Interceptor.js"
 import type { InterceptorErrorReason } from "../InterceptorError.js"
-import type { ModelRateGate } from "../ModelRateGate.js"
+import type { GatedUpstream, ModelRateGate } from "../ModelRateGate.js"
 import type { ApiAdapter } from "./ApiAdapter.js"
 import { chatCompletionsAdapter } from "./chatCompletions.js"
 import { sendError } from "./http.js"
@@ -72,6 +72,8 @@ export class InterceptorCore implements Recorder {
   private readonly sessions = new Map<string, Session>()
   private readonly targets = new Map<string, Target>()
   private readonly pools = new Map<string, Pool>()
+  /** Each upstream and key's gate, asked once: naming one hashes the key, a cost per rollout otherwise. */
+  private readonly gates = new Map<string, GatedUpstream>()
   private publicBase: string | null = null
 
   constructor(private readonly options: CoreOptions) {
@@ -117,7 +119,7 @@ export class InterceptorCore implements Recorder {
       target,
       apiKey: key === "" ? null : key,
       provider: provider === undefined || provider === null || provider === "" ? target.inferredProvider : provider,
-      gate: this.options.rateGate.upstream(request.upstream.baseUrl, key === "" ? null : key),
+      gate: this.gateFor(request.upstream.baseUrl, key === "" ? null : key),
       started: 0,
       calls: [],
       inFlight: new Set(),
@@ -208,6 +210,7 @@ export class InterceptorCore implements Recorder {
     }
     this.sessions.clear()
     this.targets.clear()
+    this.gates.clear()
     const pools = [...this.pools.values()]
     this.pools.clear()
     await Promise.all(pools.map((pool) => pool.destroy().catch(() => undefined)))
@@ -238,6 +241,16 @@ export class InterceptorCore implements Recorder {
     }
     this.targets.set(baseUrl, target)
     return target
+  }
+
+  private gateFor(baseUrl: string, apiKey: string | null): GatedUpstream {
+    const id = `${baseUrl}\n${apiKey ?? ""}`
+    let gate = this.gates.get(id)
+    if (gate === undefined) {
+      gate = this.options.rateGate.upstream(baseUrl, apiKey)
+      this.gates.set(id, gate)
+    }
+    return gate
   }
 
   private poolFor(origin: string): Pool {

@@ -83,7 +83,7 @@ export const functionSolver = <T>(name: string, taskOf: (seed: number) => T, sol
   solve: (rollout: RolloutTask) =>
     Effect.async<FinalResult, SolverError>((resume) => {
       const controller = new AbortController()
-      const inferenceUrl = rollout.config.policy_config.inference_url
+      const inferenceUrl = rollout.inferenceUrl ?? rollout.config.policy_config.inference_url
       const context: SolveContext = {
         attempt: rollout.key.attempt,
         signal: controller.signal,
