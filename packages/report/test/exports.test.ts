@@ -42,6 +42,22 @@ describe("csv", () => {
     expect(parsed[2]!.error).toBe(NASTY)
     expect(parsed[2]!.error_kind).toBe("http_5xx")
   })
+
+  it("keeps text a spreadsheet would run as a formula as text, and numbers as numbers", () => {
+    const rows = [
+      result({ seed: 1, status: "error", error_kind: "http_5xx", error: '=HYPERLINK("http://evil","x")' }),
+      result({ seed: 2, score: -0.5, task_id: "@SUM(A1)", cluster: "+1" }),
+      result({ seed: 3, status: "error", error_kind: "task_app", error: "-2+3", task_id: -7 }),
+    ]
+    const parsed = parse(csvHeader() + rows.map((r) => csvRow(r, 0.5)).join(""), { columns: true }) as Array<
+      Record<string, string>
+    >
+    expect(parsed.map((r) => [r.error, r.task_id, r.cluster, r.score])).toEqual([
+      ['\'=HYPERLINK("http://evil","x")', "", "", ""],
+      ["", "'@SUM(A1)", "'+1", "-0.5"],
+      ["'-2+3", "-7", "", ""],
+    ])
+  })
 })
 
 describe("junit", () => {

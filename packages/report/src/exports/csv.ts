@@ -24,10 +24,17 @@ export const CSV_COLUMNS = [
   "cluster",
 ] as const
 
+/**
+ * Text a spreadsheet would run as a formula (OWASP's CSV injection list): error messages and task ids come from
+ * task apps and models, so a cell such as `=HYPERLINK(…)` is kept as text by a leading `'`. Numbers are left as
+ * they are.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/
+
 /** RFC 4180: a field holding a comma, a quote or a line break is quoted, its quotes doubled. */
 const field = (value: string | number | boolean | null | undefined): string => {
   if (value === null || value === undefined) return ""
-  const text = String(value)
+  const text = typeof value === "string" && FORMULA_START.test(value) ? `'${value}` : String(value)
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
 }
 
