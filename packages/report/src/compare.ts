@@ -1,4 +1,4 @@
-import type { EvalResult } from "@proctor/core"
+import { defaults, type EvalResult } from "@proctor/core"
 import { correlation, mcnemarExactP, pairedT } from "./internal/pairedStats.js"
 
 /** The significance level of every comparison: its CI is 95%, its power is computed at α = 0.05. */
@@ -71,6 +71,10 @@ export interface CompareOptions {
   /** How the runs are named in the output (a run directory, a job id); default "A" and "B". */
   readonly labels?: { readonly a: string; readonly b: string }
 }
+
+/** A comparison passes seeds as run A (the baseline) does: at its config's threshold, else the config default. */
+export const comparisonThreshold = (configA: { readonly pass_threshold: number } | null | undefined): number =>
+  configA?.pass_threshold ?? defaults.pass_threshold
 
 const COST_FIELDS = ["tokens", "cost_usd", "latency_ms"] as const
 

@@ -13,7 +13,7 @@ import {
   viewerPageParts,
 } from "@proctor/viewer"
 import { Effect, Option, Stream } from "effect"
-import { compareResults } from "./compare.js"
+import { compareResults, comparisonThreshold } from "./compare.js"
 import { ReportWriteError } from "./ReportWriteError.js"
 import { runIdOf, summaryPlanOf } from "./runSummary.js"
 import { RunningSummary } from "./viewer/internal/RunningSummary.js"
@@ -153,7 +153,7 @@ export const writeHtmlReport = (
     const candidates = scans.reduce((sum, scan) => sum + scan.candidates.length, 0)
     const comparison: ComparisonView | undefined = compare
       ? compareResults(scans[0]!.results, scans[1]!.results, {
-          passThreshold: scans[1]!.head.config?.pass_threshold ?? 1,
+          passThreshold: comparisonThreshold(scans[0]!.head.config),
         })
       : undefined
     const partial = `${options.file}.partial`

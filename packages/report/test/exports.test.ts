@@ -47,7 +47,7 @@ describe("csv", () => {
     const rows = [
       result({ seed: 1, status: "error", error_kind: "http_5xx", error: '=HYPERLINK("http://evil","x")' }),
       result({ seed: 2, score: -0.5, task_id: "@SUM(A1)", cluster: "+1" }),
-      result({ seed: 3, status: "error", error_kind: "task_app", error: "-2+3", task_id: -7 }),
+      result({ seed: 3, status: "error", error_kind: "solver", error: "-2+3", task_id: -7 }),
     ]
     const parsed = parse(csvHeader() + rows.map((r) => csvRow(r, 0.5)).join(""), { columns: true }) as Array<
       Record<string, string>

@@ -167,8 +167,11 @@ describe("the viewer data API over a run directory", () => {
       ] as const)
         yield* b.add(result({ seed, score }))
       const api = makeViewerApi([yield* openRunDirectoryRun(a.dir), yield* openRunDirectoryRun(b.dir)])
-      const comparison = (yield* api.get("compare", { a: "0", b: "1" })) as { pairs: number; per_seed: unknown }
+      const comparison = (yield* api.get("compare", { a: "0", b: "1" })) as Record<string, unknown>
       expect(comparison.pairs).toBe(3)
+      // Passing is A's: its run passes at 0.5 (seed 3's 0.75 passes in both runs, so it is no flip).
+      expect(comparison.pass_threshold).toBe(0.5)
+      expect(comparison.flips).toEqual({ a_only: [0], b_only: [2] })
       expect(comparison.per_seed).toEqual([
         { seed: 0, a: 1, b: 0 },
         { seed: 2, a: 0.25, b: 1 },

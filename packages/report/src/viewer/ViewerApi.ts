@@ -1,7 +1,7 @@
 import type { EvalResult } from "@proctor/core"
 import type { RunHead } from "@proctor/viewer/api"
 import { Chunk, Effect, Either, Option, ParseResult, Schema, Stream } from "effect"
-import { compareResults } from "../compare.js"
+import { compareResults, comparisonThreshold } from "../compare.js"
 import { ViewerError } from "./ViewerError.js"
 import type { ViewerRun } from "./ViewerRun.js"
 
@@ -94,8 +94,12 @@ export const makeViewerApi = <E>(runs: ReadonlyArray<ViewerRun<E>>): ViewerApi<E
       if (first === "compare" && segments.length === 1) {
         const { a, b } = yield* decodeQuery(CompareQuery, query)
         const [runA, runB] = [yield* runAt(String(a)), yield* runAt(String(b))]
-        const [resultsA, resultsB] = yield* Effect.all([comparable(runA.run), comparable(runB.run)])
-        return compareResults(resultsA, resultsB)
+        const [resultsA, resultsB, headA] = yield* Effect.all([
+          comparable(runA.run),
+          comparable(runB.run),
+          runA.run.head,
+        ])
+        return compareResults(resultsA, resultsB, { passThreshold: comparisonThreshold(headA.config) })
       }
       if (first !== "runs") return yield* notFound(`no route ${path}`)
       const { run } = yield* runAt(index)
