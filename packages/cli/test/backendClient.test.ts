@@ -1,13 +1,17 @@
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import { tmpdir } from "node:os"
+import { basename, join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Effect, Either, Option, Redacted, Stream } from "effect"
+import { strFromU8, unzipSync } from "fflate"
+import { extractTraces } from "../src/backend/extractTraces.js"
 import { JobsClient, type JobsClientOptions, normalizeBaseUrl } from "../src/backend/JobsClient.js"
 import { type JobUpdate, updateFromSse } from "../src/backend/JobUpdate.js"
 import { jobSubmission } from "../src/backend/jobSubmission.js"
 import { decodeResultRow } from "../src/backend/resultRows.js"
 import { feedSseLine, type SseMessage } from "../src/backend/sse.js"
-import { unzip } from "../src/backend/unzip.js"
 import { buildZip, type ContractStub, type StubOptions, startContractStub } from "./fixtures/backendContractStub.js"
 
 const KEY = "pk_test_key_for_the_contract_stub"
@@ -161,9 +165,9 @@ describe("JobsClient against the contract stub", () => {
           expect(results.results).toHaveLength(4)
           const lines = yield* Stream.runCollect(client.resultLines(first.job_id))
           expect(Chunk.toReadonlyArray(lines).map((line) => JSON.parse(line).seed)).toEqual([0, 1, 2, 3])
-          const entries = unzip(yield* client.traces(first.job_id))
-          expect(entries.map((e) => e.name).sort()).toEqual([0, 1, 2, 3].map((s) => `seed_${s}_trace.json`).sort())
-          expect(JSON.parse(new TextDecoder().decode(entries[1]!.data)).metadata.seed).toBeTypeOf("number")
+          const entries = unzipSync(yield* client.traces(first.job_id))
+          expect(Object.keys(entries).sort()).toEqual([0, 1, 2, 3].map((s) => `seed_${s}_trace.json`).sort())
+          expect(JSON.parse(strFromU8(entries["seed_1_trace.json"]!)).metadata.seed).toBeTypeOf("number")
 
           const second = yield* client.submit(
             jobSubmission({ ...config, seeds: Array.from({ length: 500 }, (_, i) => i) }),
@@ -270,18 +274,26 @@ describe("wire helpers", () => {
     expect(read("ping", { hello: 1 })).toEqual(Option.none())
   })
 
-  it("unzips stored and deflated entries", () => {
-    const zip = buildZip([
-      { name: "seed_0_trace.json", data: Buffer.from('{"a":1}'), deflate: false },
-      { name: "seed_1_trace.json", data: Buffer.from(JSON.stringify({ b: "x".repeat(1000) })), deflate: true },
-    ])
-    const entries = unzip(zip)
-    expect(entries.map((e) => [e.name, new TextDecoder().decode(e.data).length])).toEqual([
-      ["seed_0_trace.json", 7],
-      ["seed_1_trace.json", 1008],
-    ])
-    expect(() => unzip(new Uint8Array(40))).toThrow(/not a zip archive/)
-  })
+  it.effect("extracts a trace zip's JSON files, stored or deflated, and nothing outside its directory", () =>
+    Effect.gen(function* () {
+      const dir = mkdtempSync(join(tmpdir(), "proctor-traces-"))
+      const zip = buildZip([
+        { name: "seed_0_trace.json", data: Buffer.from('{"a":1}'), deflate: false },
+        { name: "seed_1_trace.json", data: Buffer.from(JSON.stringify({ b: "x".repeat(1000) })), deflate: true },
+        { name: "../../escaped.json", data: Buffer.from("{}"), deflate: false },
+        { name: "notes.txt", data: Buffer.from("not a trace"), deflate: false },
+      ])
+      const written = yield* extractTraces(zip, join(dir, "traces"))
+      expect(written.map((path) => [basename(path), readFileSync(path, "utf8").length])).toEqual([
+        ["seed_0_trace.json", 7],
+        ["seed_1_trace.json", 1008],
+        ["escaped.json", 2],
+      ])
+      expect(readdirSync(dir)).toEqual(["traces"])
+      const bad = yield* Effect.flip(extractTraces(new Uint8Array(40), join(dir, "bad")))
+      expect(bad.message).toMatch(/^the traces zip: /)
+    }),
+  )
 
   it("decodes synth-ai rows without proctor's fields, with neutral defaults", () => {
     const row = decodeResultRow({ seed: 3, score: 0.5, error: null, extra: true })

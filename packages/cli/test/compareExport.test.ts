@@ -6,9 +6,9 @@ import type { EvalResult } from "@proctor/core"
 import { type Comparison, SftExample } from "@proctor/report"
 import { createApiKey } from "@proctor/server"
 import { Schema } from "effect"
+import { unzipSync } from "fflate"
 import { validateJunit } from "../../report/test/junitSchema.js"
 import { startTestServer, type TestServer } from "../../server/test/api.harness.js"
-import { unzip } from "../src/backend/unzip.js"
 import { cleanEnv, ensureBuilt, killStrayClis, nonEmptyLines, runCli, startExample } from "./fixtures/harness.js"
 import { startWeakerModel } from "./fixtures/weakerModel.js"
 
@@ -284,11 +284,11 @@ describe("proctor export", () => {
     const out = join(tmp, "exports", "traces.zip")
     const result = await proctor(["export", runA, "--format", "traces-zip", "--output", out])
     expect(result.code, result.stderr).toBe(0)
-    const entries = unzip(readFileSync(out))
+    const entries = unzipSync(readFileSync(out))
     const files = readdirSync(join(runA, "traces")).sort()
-    expect(entries.map((e) => e.name).sort()).toEqual(files)
-    for (const entry of entries) {
-      expect(Buffer.from(entry.data).equals(readFileSync(join(runA, "traces", entry.name)))).toBe(true)
+    expect(Object.keys(entries).sort()).toEqual(files)
+    for (const [name, data] of Object.entries(entries)) {
+      expect(Buffer.from(data).equals(readFileSync(join(runA, "traces", name)))).toBe(true)
     }
 
     const noOutput = await proctor(["export", runA, "--format", "traces-zip"])

@@ -2,10 +2,13 @@ import { mkdir, writeFile } from "node:fs/promises"
 import { basename, join } from "node:path"
 import { ReportWriteError } from "@proctor/report"
 import { Effect } from "effect"
-import { unzip } from "./unzip.js"
+import { unzipSync } from "fflate"
 
 /** A trace file name the server may send: `seed_{seed}[_attempt_{n}]_trace.json` or any plain `*.json` name. */
 const SAFE_NAME = /^[\w.-]+\.json$/
+
+const baseName = (entryName: string) => basename(entryName.replaceAll("\\", "/"))
+const isTraceName = (name: string) => SAFE_NAME.test(name) && !name.startsWith(".")
 
 /**
  * Writes the JSON files of a job's trace zip into `dir` (flattened: only base names, never a path the
@@ -17,18 +20,16 @@ export const extractTraces = (
 ): Effect.Effect<ReadonlyArray<string>, ReportWriteError> =>
   Effect.gen(function* () {
     const entries = yield* Effect.try({
-      try: () => unzip(archive),
+      try: () => unzipSync(archive, { filter: (entry) => isTraceName(baseName(entry.name)) }),
       catch: (error) => new ReportWriteError({ path: dir, message: `the traces zip: ${(error as Error).message}` }),
     })
     const fail = (path: string) => (error: unknown) =>
       new ReportWriteError({ path, message: error instanceof Error ? error.message : String(error) })
     yield* Effect.tryPromise({ try: () => mkdir(dir, { recursive: true }), catch: fail(dir) })
     const written: Array<string> = []
-    for (const entry of entries) {
-      const name = basename(entry.name.replaceAll("\\", "/"))
-      if (!SAFE_NAME.test(name) || name.startsWith(".")) continue
-      const path = join(dir, name)
-      yield* Effect.tryPromise({ try: () => writeFile(path, entry.data), catch: fail(path) })
+    for (const [entryName, data] of Object.entries(entries)) {
+      const path = join(dir, baseName(entryName))
+      yield* Effect.tryPromise({ try: () => writeFile(path, data), catch: fail(path) })
       written.push(path)
     }
     return written
