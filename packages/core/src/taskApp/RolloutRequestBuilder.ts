@@ -102,7 +102,9 @@ const templateOf = (config: EvalRunConfig, routed: boolean): Template => {
  * A try's rollout request as JSON, from a template made once per config: only the ids, the seed and the model URL
  * change between rollouts, and serialising the whole request each time is a measurable part of the hot path.
  */
-export const encodeRolloutRequest = (task: Pick<RolloutTask, "config" | "key" | "rolloutId" | "inferenceUrl">) => {
+export const encodeRolloutRequest = (
+  task: Pick<RolloutTask, "config" | "key" | "rolloutId" | "inferenceUrl">,
+): string => {
   const { parts, slots } = templateOf(task.config, task.inferenceUrl !== undefined)
   const values = {
     id: JSON.stringify(task.rolloutId),
