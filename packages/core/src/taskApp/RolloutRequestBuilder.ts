@@ -75,8 +75,9 @@ interface Template {
   readonly slots: ReadonlyArray<Slot>
 }
 
-/** Per config: the template sending the configured model URL, and the one sending each try's own. */
-const templates = new WeakMap<EvalRunConfig, { configured?: Template; routed?: Template }>()
+/** Per config, made once: the templates sending the configured model URL, and those sending each try's own. */
+const configuredTemplates = new WeakMap<EvalRunConfig, Template>()
+const routedTemplates = new WeakMap<EvalRunConfig, Template>()
 
 const makeTemplate = (config: EvalRunConfig, routed: boolean): Template => {
   const request = buildRolloutRequest(config, { seed: 0, attempt: 0 }, SLOTS.id, routed ? SLOTS.url : undefined)
@@ -89,13 +90,13 @@ const makeTemplate = (config: EvalRunConfig, routed: boolean): Template => {
 }
 
 const templateOf = (config: EvalRunConfig, routed: boolean): Template => {
-  let cached = templates.get(config)
-  if (cached === undefined) {
-    cached = {}
-    templates.set(config, cached)
+  const templates = routed ? routedTemplates : configuredTemplates
+  let template = templates.get(config)
+  if (template === undefined) {
+    template = makeTemplate(config, routed)
+    templates.set(config, template)
   }
-  const which = routed ? "routed" : "configured"
-  return (cached[which] ??= makeTemplate(config, routed))
+  return template
 }
 
 /**
