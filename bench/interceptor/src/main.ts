@@ -14,9 +14,10 @@
  * the last byte (JSON) or to the first content delta (SSE). Reported: percentiles of direct and proxied,
  * their difference (added), and percentiles of the paired differences (proxied_k − direct_k).
  *
- * CPU per call: after each phase, the same schedule with the probe's timer stopped, then again through a bare
- * proxy (`bareProxyProcess.ts`: node:http in, undici out, nothing parsed or recorded, in its own process), the
- * floor a Node proxy cannot go under on this machine; the interceptor's CPU is reported beside it, as a ratio.
+ * CPU per call: after each phase, the same schedule with the probe's timer stopped, in slices each followed by the
+ * same slice through a bare proxy (`bareProxyProcess.ts`: node:http in, undici out, nothing parsed or recorded, in
+ * its own process), the floor a Node proxy cannot go under on this machine; the interceptor's CPU is reported
+ * beside it, as a ratio (alternating, so the machine's drift over minutes moves both alike).
  *
  * Memory: 100,000 calls through the interceptor across 1,000 rollouts (open → 100 calls → close), with
  * RSS and heapUsed of the interceptor process sampled after every 10,000 calls, and the slope fitted.
@@ -26,7 +27,8 @@
  * Flags: --rate N (proxied requests/s, direct the same; default 500), --duration S (JSON phase, default 25),
  * --stream-duration S (default 15), --slow-duration S (the 20 ms upstream, JSON and SSE each; 0 skips it;
  * default 8), --warmup S (default 3), --cpu-duration S (after each phase, the same schedule with the event-loop
- * probe's timer stopped, where CPU per call is measured; 0 skips it; default 5), --cids N (rollouts open at a time during the latency phases; default 50),
+ * probe's timer stopped, where CPU per call is measured; 0 skips it; default 9), --cpu-slices N (that time cut
+ * into N slices, each followed by its slice through the bare proxy; default 3), --cids N (rollouts open at a time during the latency phases; default 50),
  * --calls-per-rollout N (proxied calls per rollout in the latency phases before it is closed; default 20),
  * --memory-calls N (default 100000), --memory-rollouts N (default 1000), --memory-concurrency N (default 16),
  * --quiet-wait S (default 20), --no-write, --interceptor-prof DIR (run the interceptor with --cpu-prof),
@@ -34,11 +36,12 @@
  */
 import { describeProctor, loads, log, publishSection, waitForQuiet } from "@proctor/bench-shared"
 import { type MemoryResult, memoryRun } from "./memoryRun.js"
-import { openLoop, pools } from "./openLoop.js"
+import { openLoop, type PhaseResult, pools } from "./openLoop.js"
 import { startInterceptorProcess, startUpstream, type Upstream } from "./processes.js"
-import { describePhase, type PhaseStats, renderSection, statsOf } from "./report.js"
+import { type CpuSlices, describePhase, type PhaseStats, renderSection, statsOf } from "./report.js"
 import {
   CPU_DURATION_S,
+  CPU_SLICES,
   DURATION_S,
   MEMORY_CALLS,
   MEMORY_ROLLOUTS,
@@ -72,23 +75,9 @@ const main = async () => {
         await openLoop(`${name} warm-up`, interceptor, upstream, upstreamPids, WARMUP_S, stream, "bench-warmup")
       await quiet()
       const latency = await openLoop(name, interceptor, upstream, upstreamPids, seconds, stream, "bench-latency")
-      let unprobed = null
+      let cpu: CpuSlices | null = null
       if (CPU_DURATION_S > 0) {
-        await interceptor.ticking(false)
-        unprobed = await openLoop(
-          `${name}, CPU`,
-          interceptor,
-          upstream,
-          upstreamPids,
-          CPU_DURATION_S,
-          stream,
-          "bench-cpu",
-        )
-        await interceptor.ticking(true)
-      }
-      let floor = null
-      if (bare !== null) {
-        if (WARMUP_S > 0)
+        if (bare !== null && WARMUP_S > 0)
           await openLoop(
             `${name}, bare proxy warm-up`,
             bare,
@@ -98,18 +87,23 @@ const main = async () => {
             stream,
             "bench-bare-warmup",
           )
-        await quiet()
-        floor = await openLoop(
-          `${name}, bare proxy`,
-          bare,
-          upstream,
-          upstreamPids,
-          CPU_DURATION_S,
-          stream,
-          "bench-bare",
-        )
+        await interceptor.ticking(false)
+        const own: Array<PhaseResult> = []
+        const floor: Array<PhaseResult> = []
+        const sliceSeconds = CPU_DURATION_S / CPU_SLICES
+        for (let slice = 1; slice <= CPU_SLICES; slice++) {
+          await quiet()
+          const label = `${name}, CPU ${slice}/${CPU_SLICES}`
+          own.push(await openLoop(label, interceptor, upstream, upstreamPids, sliceSeconds, stream, "bench-cpu"))
+          if (bare !== null)
+            floor.push(
+              await openLoop(`${label}, bare proxy`, bare, upstream, upstreamPids, sliceSeconds, stream, "bench-bare"),
+            )
+        }
+        await interceptor.ticking(true)
+        cpu = { own, bare: floor }
       }
-      const result = statsOf(latency, unprobed, floor)
+      const result = statsOf(latency, cpu)
       log(`${name}: ${describePhase(result)}`)
       return result
     }

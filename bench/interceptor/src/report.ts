@@ -101,13 +101,24 @@ export const attribute = (phase: PhaseResult, pairedP99: number): TailAttributio
   }
 }
 
+/**
+ * CPU per call on the phase's schedule, in slices that alternate: the interceptor with the probe's timer stopped
+ * (its own CPU), then the bare proxy (forwarding only, the floor under it). A machine whose speed drifts over
+ * minutes then moves both sides alike, and the ratio holds still where the two figures do not.
+ */
+export interface CpuSlices {
+  readonly own: ReadonlyArray<PhaseResult>
+  readonly bare: ReadonlyArray<PhaseResult>
+}
+
+/** µs of interceptor-process CPU per proxied call over some slices. */
+const usPerCall = (runs: ReadonlyArray<PhaseResult>) =>
+  (runs.reduce((sum, run) => sum + run.cpu.interceptor, 0) / runs.reduce((sum, run) => sum + run.pairs, 0)) * 1e6
+
 export interface PhaseStats {
   readonly attribution: TailAttribution
   readonly phase: PhaseResult
-  /** The same schedule run again with the event-loop probe's timer stopped: the interceptor's own CPU. */
-  readonly unprobed: PhaseResult | null
-  /** The same schedule through the bare proxy (forwarding only): the floor under the interceptor's CPU. */
-  readonly bare: PhaseResult | null
+  readonly cpu: CpuSlices | null
   readonly direct: Percentiles
   readonly proxied: Percentiles
   readonly paired: Percentiles
@@ -116,14 +127,13 @@ export interface PhaseStats {
   readonly lag: Percentiles
 }
 
-export const statsOf = (phase: PhaseResult, unprobed: PhaseResult | null, bare: PhaseResult | null): PhaseStats => {
+export const statsOf = (phase: PhaseResult, cpu: CpuSlices | null): PhaseStats => {
   const outside = new Float64Array(phase.pairs)
   for (let k = 0; k < phase.pairs; k++) outside[k] = phase.proxied[k]! - phase.inside[k]!
   const paired = percentiles(finite(phase.paired))
   return {
     phase,
-    unprobed,
-    bare,
+    cpu,
     attribution: attribute(phase, paired.p99),
     direct: percentiles(finite(phase.direct)),
     proxied: percentiles(finite(phase.proxied)),
@@ -196,9 +206,12 @@ export const renderSection = (
       "event-loop probe on the interceptor's event loop (a 2 ms timer) wakes its thread 500 times a second, at a cost " +
       "the interceptor itself does not have (tens of µs of CPU a wake-up on a VM), so the interceptor's CPU per " +
       `call is measured on the same schedule run again for ${CPU_DURATION_S} s with the probe's timer stopped ` +
-      "(*own*), next to the figure with it ticking. The same schedule then goes once more through a *bare proxy* " +
-      "in a process of its own (bench/interceptor/src/bareProxyProcess.ts: the same node:http server and undici " +
-      "dispatcher, each POST forwarded byte for byte and answered as it arrives, nothing parsed, recorded or priced): the least CPU a Node proxy spends per call on this machine, the floor under the interceptor's.",
+      "(*own*), next to the figure with it ticking. That time is cut into slices, each followed by the same slice of " +
+      "the schedule through a *bare proxy* in a process of its own (bench/interceptor/src/bareProxyProcess.ts: the " +
+      "same node:http server and undici dispatcher, each POST forwarded byte for byte and answered as it arrives, " +
+      "nothing parsed, recorded or priced): the least CPU a Node proxy spends per call on this machine, the floor " +
+      "under the interceptor's. Alternating, a machine whose speed drifts over minutes moves both alike; the ratio " +
+      "is over all slices, with its range over the pairs of slices.",
     "",
     "| phase | requests direct + proxied | direct p50 / p90 / p99 (ms) | proxied p50 / p90 / p99 (ms) | added p50 / p90 / p99 (ms) | " +
       "paired p50 / p90 / p99 (ms) | inside p50 / p99 (ms) | outside p50 / p99 (ms) | send lag p99 (ms) | " +
@@ -347,23 +360,34 @@ export const renderSection = (
 
 /** CPU seconds of a run, in µs per proxied call. */
 const perCall = (run: PhaseResult, seconds: number) => int((seconds / run.pairs) * 1e6)
-const ownCpu = (s: PhaseStats) => (s.unprobed === null ? "–" : perCall(s.unprobed, s.unprobed.cpu.interceptor))
-const cpuRatio = (s: PhaseStats) =>
-  s.unprobed === null || s.bare === null
-    ? null
-    : s.unprobed.cpu.interceptor / s.unprobed.pairs / (s.bare.cpu.interceptor / s.bare.pairs)
-const bareCpu = (s: PhaseStats) =>
-  s.bare === null ? "–" : `${perCall(s.bare, s.bare.cpu.interceptor)} (${cpuRatio(s)?.toFixed(2) ?? "–"}×)`
+const ownUs = (s: PhaseStats) => (s.cpu === null ? null : usPerCall(s.cpu.own))
+const bareUs = (s: PhaseStats) => (s.cpu === null || s.cpu.bare.length === 0 ? null : usPerCall(s.cpu.bare))
+const ownCpu = (s: PhaseStats) => {
+  const own = ownUs(s)
+  return own === null ? "–" : int(own)
+}
+/** The ratio over all slices, and its range over the slice pairs. */
+const cpuRatio = (s: PhaseStats) => {
+  const own = ownUs(s)
+  const bare = bareUs(s)
+  if (s.cpu === null || own === null || bare === null) return null
+  const slices = s.cpu.bare.map((floor, i) => usPerCall([s.cpu!.own[i]!]) / usPerCall([floor]))
+  return `${(own / bare).toFixed(2)}×, slices ${Math.min(...slices).toFixed(2)}–${Math.max(...slices).toFixed(2)}×`
+}
+const bareCpu = (s: PhaseStats) => {
+  const bare = bareUs(s)
+  return bare === null ? "–" : `${int(bare)} (${cpuRatio(s)})`
+}
 
 /** The CPU limit against the interceptor's own CPU, with the bare proxy's floor beside it. */
 export const cpuTargetLine = (label: string, targetUs: number, s: PhaseStats) => {
-  if (s.unprobed === null) return `- ${label} ≤ ${targetUs} µs: not measured (--cpu-duration 0).`
-  const own = (s.unprobed.cpu.interceptor / s.unprobed.pairs) * 1e6
+  const own = ownUs(s)
+  if (own === null) return `- ${label} ≤ ${targetUs} µs: not measured (--cpu-duration 0).`
+  const bare = bareUs(s)
   const floor =
-    s.bare === null
+    bare === null
       ? ""
-      : `; a bare proxy that only forwards used ${perCall(s.bare, s.bare.cpu.interceptor)} µs on the same schedule ` +
-        `(${cpuRatio(s)!.toFixed(2)}×)`
+      : `; a bare proxy that only forwards used ${int(bare)} µs in the slices alternating with it (${cpuRatio(s)})`
   return `- ${label} ≤ ${targetUs} µs: ${int(own)} µs${floor} — ${verdict(own <= targetUs)}.`
 }
 

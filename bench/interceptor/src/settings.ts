@@ -8,7 +8,9 @@ export const STREAM_DURATION_S = argNumber("--stream-duration", 15)
 export const SLOW_DURATION_S = argNumber("--slow-duration", 8)
 export const WARMUP_S = argNumber("--warmup", 3)
 /** After each latency phase, the same schedule again with the event-loop probe's timer stopped, for CPU per call. */
-export const CPU_DURATION_S = argNumber("--cpu-duration", 5)
+export const CPU_DURATION_S = argNumber("--cpu-duration", 9)
+/** How many slices that time is cut into, each followed by the same slice through the bare proxy. */
+export const CPU_SLICES = Math.max(1, Math.round(argNumber("--cpu-slices", 3)))
 export const CIDS = Math.max(1, Math.round(argNumber("--cids", 50)))
 export const CALLS_PER_ROLLOUT = Math.max(1, Math.round(argNumber("--calls-per-rollout", 20)))
 export const MEMORY_CALLS = Math.round(argNumber("--memory-calls", 100_000))
