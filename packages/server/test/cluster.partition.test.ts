@@ -89,8 +89,6 @@ const startWitnessTaskApp = async (host: string, slowFor: string) => {
 
 interface StoredRow {
   readonly seed: number
-  /** When the worker that committed the row had its answer (its clock; the same machine's). */
-  readonly finished_at: string
   readonly details?: { readonly answer?: number }
 }
 
@@ -212,11 +210,17 @@ describe("scale-out: a worker cut off from the network mid-rollout (its own netw
         expect(heldAtCut.map((seed) => after.find((row) => row.seed === seed))).toEqual(
           heldAtCut.map((seed) => before.get(seed)),
         )
-        // and no stored result is an answer it had only once it was back: by then its leases were long lost and the
-        // others had run those rollouts. (What it had before the cut and committed first is a result like any other.)
-        const fromPartitioned = (row: StoredRow) =>
-          app.answers[row.details?.answer ?? -1]?.from === namespace.namespaceAddress
-        expect(after.filter((row) => fromPartitioned(row) && Date.parse(row.finished_at) >= reconnectAt)).toEqual([])
+        // and no stored result is an answer sent to it while it was cut off: those reached it only once it was back,
+        // when its leases were long lost and the others had run those rollouts. (What it had before the cut and
+        // committed first is a result like any other, and so is new work it took once back.)
+        const sentWhileCut = new Set(
+          app.answers.flatMap((answer, index) =>
+            answer.from === namespace.namespaceAddress && answer.sentAt >= cutAt && answer.sentAt < reconnectAt
+              ? [index]
+              : [],
+          ),
+        )
+        expect(after.filter((row) => sentWhileCut.has(row.details?.answer ?? -1))).toEqual([])
       } finally {
         await app.close()
       }
