@@ -108,7 +108,8 @@ export class InterceptorCore implements Recorder {
     const target = this.targetFor(request.upstream.baseUrl)
     if (isRefusal(target)) return target
     const cid = `cid_${randomHex(16)}`
-    const key = request.upstream.apiKey ? Redacted.value(request.upstream.apiKey) : null
+    const given = request.upstream.apiKey ? Redacted.value(request.upstream.apiKey) : null
+    const key = given === "" ? null : given
     const provider = request.upstream.provider
     this.sessions.set(cid, {
       cid,
@@ -117,9 +118,9 @@ export class InterceptorCore implements Recorder {
       seed: request.seed,
       attempt: request.attempt,
       target,
-      apiKey: key === "" ? null : key,
+      apiKey: key,
       provider: provider === undefined || provider === null || provider === "" ? target.inferredProvider : provider,
-      gate: this.gateFor(request.upstream.baseUrl, key === "" ? null : key),
+      gate: this.gateFor(request.upstream.baseUrl, key),
       started: 0,
       calls: [],
       inFlight: new Set(),
