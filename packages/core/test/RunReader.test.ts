@@ -96,6 +96,34 @@ describe("RunReader", () => {
     }),
   )
 
+  it.live("never shows a result before its calls, even to a reader asking while the index is brought up to date", () =>
+    Effect.gen(function* () {
+      const dir = runDir([testResult({ seed: 0 })], conversation(1, { seed: 0, attempt: 0 }))
+      const reader = yield* openRunReader(dir)
+      // Written the way the store writes: a rollout's calls first, then its result.
+      appendFileSync(
+        join(dir, MODEL_CALLS_FILE),
+        conversation(3, { seed: 1, attempt: 0 })
+          .map((c) => `${JSON.stringify(c)}\n`)
+          .join(""),
+      )
+      appendFileSync(join(dir, RESULTS_FILE), `${JSON.stringify(testResult({ seed: 1 }))}\n`)
+      // What a viewer request sees at each turn of the event loop while the refresh reads the files.
+      const seen: Array<[number, number]> = []
+      let refreshing = true
+      const look = () => {
+        seen.push([reader.count(), reader.callCount(1, 0)])
+        if (refreshing) setImmediate(look)
+      }
+      setImmediate(look)
+      yield* reader.refresh()
+      refreshing = false
+      expect(seen.length).toBeGreaterThan(1)
+      expect(seen.filter(([count, calls]) => count === 2 && calls !== 3)).toEqual([])
+      expect([reader.count(), reader.callCount(1, 0)]).toEqual([2, 3])
+    }),
+  )
+
   it.effect("indexes a journal replaced by a repair afresh, and reads summary.json once written", () =>
     Effect.gen(function* () {
       const dir = runDir([testResult({ seed: 0 }), testResult({ seed: 1 })])

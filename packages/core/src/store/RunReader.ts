@@ -198,16 +198,22 @@ const makeRunReader = (dir: string, manifest: RunDirectoryManifest | null): RunR
       results.indexed = 0
       calls.indexed = 0
     }
-    // Results first, calls then looked at afresh: a rollout's calls are written before its result, so every
-    // result indexed finds its calls.
-    await follow(resultsPath, results, resultsStats, (bytes, offset) => {
-      const key = resultLineKey(bytes)
-      if (key !== null) index.addResult(key.seed, key.attempt, offset, bytes.length)
-    })
-    await follow(callsPath, calls, statOrNull(callsPath), (bytes, offset) => {
-      const key = callLineKey(bytes)
-      if (key !== null) index.addCall(key.seed, key.attempt, offset, bytes.length)
-    })
+    // Results read first, calls then looked at afresh: a rollout's calls are written before its result, so every
+    // result read finds its calls. The results are indexed last, once their calls are: a reader asking between the
+    // two reads (they await the disk) would see a result without its calls.
+    const appended: Array<{ seed: number; attempt: number; offset: number; length: number }> = []
+    try {
+      await follow(resultsPath, results, resultsStats, (bytes, offset) => {
+        const key = resultLineKey(bytes)
+        if (key !== null) appended.push({ ...key, offset, length: bytes.length })
+      })
+      await follow(callsPath, calls, statOrNull(callsPath), (bytes, offset) => {
+        const key = callLineKey(bytes)
+        if (key !== null) index.addCall(key.seed, key.attempt, offset, bytes.length)
+      })
+    } finally {
+      for (const { seed, attempt, offset, length } of appended) index.addResult(seed, attempt, offset, length)
+    }
     return index.resultOffset.length
   }
 
