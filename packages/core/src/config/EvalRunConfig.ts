@@ -317,6 +317,82 @@ export const EvalTomlSection = Schema.Struct({
       flag: "--max-response-bytes",
     }),
   ),
+  // Agents acting in sandboxes (Harbor-format tasks) and their limits
+  tasks: opt(Schema.NonEmptyTrimmedString).annotations(
+    doc({
+      description:
+        "A directory of Harbor-format task directories (`instruction.md`, `task.toml`, `environment/Dockerfile`, `tests/test.sh`, `solution/solve.sh`), or one such task: an agent carries each out in a sandbox and the task's tests grade it. Takes the place of `url`.",
+      synthAi: null,
+      example: '"examples/tasks"',
+      flag: "--tasks",
+    }),
+  ),
+  agent: opt(Schema.NonEmptyTrimmedString).annotations(
+    doc({
+      description:
+        "The agent that carries out `tasks`: `oracle` (the task's `solution/solve.sh`), `builtin` (proctor's tool-calling shell agent, on `model`).",
+      synthAi: null,
+      example: '"builtin"',
+      flag: "--agent",
+    }),
+  ),
+  sandbox: opt(Schema.Literal("docker", "bwrap", "local")).annotations(
+    doc({
+      description:
+        "Where each rollout's sandbox runs: `docker` (the task's Dockerfile), `bwrap` (bubblewrap: the host's filesystem read-only), `local` (no isolation; only when named).",
+      synthAi: null,
+      example: '"bwrap"',
+      flag: "--sandbox",
+      defaultText: "`docker`",
+    }),
+  ),
+  max_turns: opt(PositiveInt).annotations(
+    doc({
+      description:
+        'Most model turns of an agent\'s rollout; reaching it ends the rollout as a graded result with `stop_reason = "max_turns"`.',
+      synthAi: null,
+      example: "30",
+      flag: "--max-turns",
+    }),
+  ),
+  max_tokens: opt(PositiveInt).annotations(
+    doc({
+      description:
+        'Most tokens (in and out) one rollout\'s model calls may use, enforced by the interceptor: the call over budget gets an error answer and the rollout ends with `stop_reason = "max_tokens"`.',
+      synthAi: null,
+      example: "200000",
+      flag: "--max-tokens",
+    }),
+  ),
+  max_cost: opt(
+    Schema.Number.pipe(Schema.positive({ message: () => "expected a positive number of USD" })),
+  ).annotations(
+    doc({
+      description:
+        'Most USD one rollout\'s model calls may cost, enforced by the interceptor like `max_tokens` (`stop_reason = "max_cost"`).',
+      synthAi: null,
+      example: "0.5",
+      flag: "--max-cost",
+    }),
+  ),
+  agent_timeout: opt(TimeoutSeconds).annotations(
+    doc({
+      description:
+        "Seconds of the agent's working time per rollout (sandbox start-up and grading excluded); reaching it is a graded result with `stop_reason = \"max_time\"`. A task's `[agent] timeout_sec` wins for that task.",
+      synthAi: null,
+      example: "600",
+      flag: "--agent-timeout",
+    }),
+  ),
+  verifier_timeout: opt(TimeoutSeconds).annotations(
+    doc({
+      description:
+        "Seconds the task's tests may take to grade a rollout. A task's `[verifier] timeout_sec` wins for that task.",
+      synthAi: null,
+      example: "120",
+      flag: "--verifier-timeout",
+    }),
+  ),
 })
 export type EvalTomlSection = typeof EvalTomlSection.Type
 
@@ -370,6 +446,15 @@ export const EvalRunConfigFromJson = Schema.Struct({
   cluster_by: opt(Schema.String),
   // Records written before the limit existed do not hold it.
   max_response_bytes: Schema.optionalWith(Schema.Int, { exact: true, default: () => defaults.max_response_bytes }),
+  /** Agent runs (see `EvalTomlSection`): absent for task-app and `evaluate()` runs. */
+  tasks: opt(Schema.String),
+  agent: opt(Schema.String),
+  sandbox: opt(Schema.Literal("docker", "bwrap", "local")),
+  max_turns: opt(Schema.Int),
+  max_tokens: opt(Schema.Int),
+  max_cost: opt(Schema.Number),
+  agent_timeout_s: opt(Schema.Number),
+  verifier_timeout_s: opt(Schema.Number),
 })
 
 /** A fully resolved eval run: what the runner executes and what `config.json` records (minus secrets). */

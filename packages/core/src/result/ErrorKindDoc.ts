@@ -47,4 +47,13 @@ export const errorKindDocs: Readonly<Record<ErrorKind, ErrorKindDoc>> = {
     retried: "no",
     meaning: "The answer was longer than max_response_bytes and was refused as it streamed in.",
   },
+  sandbox: {
+    retried: "yes",
+    meaning:
+      "The rollout's sandbox would not build or start, died or was killed, or its runtime (the Docker daemon) went away: never scored.",
+  },
+  verifier: {
+    retried: "no",
+    meaning: "The task's tests ran but left no reward (`/logs/verifier/reward.txt` or `reward.json`), or timed out.",
+  },
 }

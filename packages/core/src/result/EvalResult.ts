@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { StopReason } from "./RolloutStep.js"
 
 const NullableNumber = Schema.NullOr(Schema.Number)
 
@@ -9,7 +10,8 @@ export type RolloutStatus = typeof RolloutStatus.Type
  * Why a rollout errored. `unreachable`, `timeout`, `http_5xx`, `rate_limited` and `malformed_body` are
  * system errors (retried); the rest are results of the task or the model and are never retried.
  * `no_score`: the task app answered 2xx but no finite score can be read from the answer; `too_large`: its
- * answer was longer than `max_response_bytes`.
+ * answer was longer than `max_response_bytes`. `sandbox`: the rollout's sandbox would not build or start, died or
+ * was killed (a system error: retried, never scored); `verifier`: the task's tests ran but left no reward.
  */
 export const ErrorKind = Schema.Literal(
   "unreachable",
@@ -24,6 +26,8 @@ export const ErrorKind = Schema.Literal(
   "solver",
   "no_score",
   "too_large",
+  "sandbox",
+  "verifier",
 )
 export type ErrorKind = typeof ErrorKind.Type
 
@@ -77,6 +81,10 @@ export const EvalResult = Schema.Struct({
   cluster: Schema.optional(Schema.String),
   /** Each failed try before the final one, oldest first (at most `MAX_RETRY_LOG_ENTRIES`, the latest); absent without retries. */
   retry_log: Schema.optional(Schema.Array(RetryLogEntry)),
+  /** Agent rollouts: why the agent stopped (a limit reached is a graded result), its model turns and messages. */
+  stop_reason: Schema.optional(StopReason),
+  turns: Schema.optional(Schema.Number),
+  messages: Schema.optional(Schema.Number),
 })
 export type EvalResult = typeof EvalResult.Type
 

@@ -1,6 +1,7 @@
 import { Context, Effect, Option, Schema, Stream } from "effect"
 import type { EvalRunConfig } from "../config/EvalRunConfig.js"
 import type { ErrorKind, RolloutKey } from "../result/EvalResult.js"
+import type { RolloutStep, StopReason } from "../result/RolloutStep.js"
 import type { RolloutOutcome } from "../taskApp/RolloutOutcome.js"
 import type { TaskAppError } from "../taskApp/TaskAppError.js"
 import type { ModelCallsFailed } from "./ModelCallsFailed.js"
@@ -19,13 +20,20 @@ export interface RolloutTask {
   readonly inferenceUrl?: string
 }
 
-/** One step of a rollout as it happens (an observation, tool calls, a reward). */
+/**
+ * One step of a rollout as it happens (an observation, tool calls, a reward). `record`, when present, is stored
+ * in the run directory's `steps.jsonl` (the runner fills in the rollout's id, key, try, index and times).
+ */
 export interface Step {
   readonly _tag: "Step"
   readonly index: number
   readonly reward?: number | null
   readonly info?: unknown
+  readonly record?: StepRecord
 }
+
+/** What a solver says of a step; the rest of a `RolloutStep` is the runner's. */
+export type StepRecord = Omit<RolloutStep, "rollout_id" | "seed" | "attempt" | "retry" | "index" | "at" | "elapsed_ms">
 
 /** How a rollout ended: the numbers read from it, and its trace when one was asked for. */
 export interface FinalResult extends RolloutOutcome {
@@ -42,6 +50,10 @@ export interface FinalResult extends RolloutOutcome {
   readonly info?: unknown
   /** The task's value of the run's `cluster_by` key, when the solver knows it. */
   readonly cluster?: string
+  /** Agent rollouts: why the agent stopped, its model turns and its conversation's length in messages. */
+  readonly stop_reason?: StopReason
+  readonly turns?: number
+  readonly messages?: number
 }
 
 /** A failure inside an in-process solver. `retryable` marks system errors (nanoeval's rule). */
