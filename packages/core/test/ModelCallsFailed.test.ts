@@ -69,6 +69,7 @@ const runWith = (callsOfTry: (tryIndex: number) => ReadonlyArray<ModelCall>, max
       completed: Effect.succeed([]),
       append: (result) => Effect.sync(() => void results.push(result)),
       appendModelCalls: () => Effect.void,
+      appendSteps: () => Effect.void,
       saveSummary: () => Effect.void,
     })
     const fiber = yield* Effect.fork(

@@ -22,6 +22,7 @@ const memoryStore = (previous: ReadonlyArray<EvalResult> = []) => {
     completed: Effect.succeed(previous),
     append: (result) => Effect.sync(() => void appended.push(result)),
     appendModelCalls: () => Effect.void,
+    appendSteps: () => Effect.void,
     saveSummary: () => Effect.void,
   }
   return { appended, layer: Layer.succeed(ResultStore, service) }

@@ -1,4 +1,5 @@
 import type { ErrorKind, EvalResult, RolloutKey } from "../result/EvalResult.js"
+import type { RolloutStep } from "../result/RolloutStep.js"
 import type { RunSummary } from "../summary/Summary.js"
 
 /**
@@ -15,6 +16,9 @@ export interface RunProgress {
   readonly inFlight: number
   readonly scoreSum: number
   readonly scored: number
+  /** Ok rollouts with a score at or above the run's pass threshold, and below it. */
+  readonly correct: number
+  readonly wrong: number
   readonly elapsedMs: number
   /** Rollouts earlier sessions completed before this one started. */
   readonly alreadyDone: number
@@ -30,6 +34,8 @@ export type RunEvent =
     }
   /** A try of a rollout begins: `retry` 0 is its first, n its n-th retry (after a `RolloutRetried`). */
   | { readonly _tag: "RolloutStarted"; readonly key: RolloutKey; readonly retry: number }
+  /** A step of a multi-step rollout, as stored in `steps.jsonl`. */
+  | { readonly _tag: "RolloutStep"; readonly step: RolloutStep }
   | { readonly _tag: "RolloutFinished"; readonly result: EvalResult; readonly progress: RunProgress }
   | {
       readonly _tag: "RolloutRetried"

@@ -9,12 +9,15 @@ import {
   type RetryLogEntry,
   type RolloutKey,
 } from "../result/EvalResult.js"
+import type { RolloutStep } from "../result/RolloutStep.js"
 import { type FinalResult, type RolloutFailure, Solver, SolverError, type SolverService } from "../solver/Solver.js"
 import { ResultStore, type StoreError } from "../store/ResultStore.js"
 import { type RunSummary, SummaryAccumulator } from "../summary/Summary.js"
 import { makeRolloutId } from "../taskApp/RolloutRequestBuilder.js"
 import { type BackoffPolicy, defaultBackoff, retryDelay } from "./Backoff.js"
 import { boundJson } from "./internal/boundJson.js"
+import { hasLimits, LimitsHelper, limitSettingsOf, stoppedAtLimit } from "./internal/LimitsHelper.js"
+import { stepRecorder } from "./internal/stepRecorder.js"
 import { makeRunControl, type RunControl } from "./RunControl.js"
 
 export interface RunnerOptions {
@@ -88,8 +91,26 @@ const okResult = (a: Attempt, final: FinalResult): EvalResult => {
     info: boundJson(final.info),
   }
   const traced = final.trace === undefined ? result : { ...result, trace: final.trace }
-  return withRetryLog(final.cluster === undefined ? traced : { ...traced, cluster: final.cluster }, a)
+  const clustered = final.cluster === undefined ? traced : { ...traced, cluster: final.cluster }
+  return withRetryLog(final.stop_reason === undefined ? clustered : { ...clustered, ...agentFields(final) }, a)
 }
+
+/** An agent's stop reason, turns and conversation length, as far as it gave them. */
+const agentFields = (final: FinalResult) => ({
+  stop_reason: final.stop_reason,
+  ...(final.turns === undefined ? {} : { turns: final.turns }),
+  ...(final.messages === undefined ? {} : { messages: final.messages }),
+})
+
+/** A try under limits ends with a stop reason: the solver's own, else the limit it reached, else the model's. */
+const withStopReason = (final: FinalResult, limits: LimitsHelper | undefined): FinalResult =>
+  limits === undefined
+    ? final
+    : {
+        ...final,
+        stop_reason: final.stop_reason ?? limits.reached() ?? "model_ended",
+        turns: final.turns ?? limits.turns(),
+      }
 
 const errorRow = (a: Attempt, error: RolloutFailure): EvalResult => ({
   seed: a.key.seed,
@@ -129,6 +150,8 @@ export interface RolloutTryOptions {
   readonly control: RunControl
   readonly backoff: BackoffPolicy
   readonly events?: PubSub.PubSub<RunEvent> | undefined
+  /** Stores steps of multi-step rollouts (the store's `appendSteps`); without it steps are only published. */
+  readonly recordSteps?: ((steps: ReadonlyArray<RolloutStep>) => Effect.Effect<void>) | undefined
 }
 
 const publishTo = (events: PubSub.PubSub<RunEvent> | undefined) => (event: RunEvent) =>
@@ -143,6 +166,10 @@ export const rolloutWithRetries = (options: RolloutTryOptions) => {
   const { runId, config, solver, control, backoff, events } = options
   const solve = withDeadline(solver, config.timeout_s)
   const publish = publishTo(events)
+  const limitSettings = limitSettingsOf(config)
+  const withLimits = solver.usesLimits === true || hasLimits(limitSettings)
+  const recordSteps = options.recordSteps ?? (() => Effect.void)
+  const emitStep = (step: RolloutStep) => Effect.zipRight(recordSteps([step]), publish({ _tag: "RolloutStep", step }))
   return (key: RolloutKey): Effect.Effect<EvalResult | null> => {
     const rolloutId = makeRolloutId(config, key.seed)
     const task = { runId, key, rolloutId, config }
@@ -157,40 +184,59 @@ export const rolloutWithRetries = (options: RolloutTryOptions) => {
     const tryOnce = (retries: number): Effect.Effect<EvalResult | null> => {
       const t0 = performance.now()
       const attempt = (): Attempt => ({ key, rolloutId, startedAt, retries, latencyMs: elapsedSince(t0), retryLog })
-      const solved = Effect.matchEffect(solve(task), {
-        onSuccess: (final) => {
-          const a = attempt()
-          return Effect.succeed(isResult(final) ? okResult(a, final) : errorResult(a, noScore(solver.name)))
-        },
-        onFailure: (error) => {
-          if (!isRetryable(error) || retries >= config.max_retries) return Effect.succeed(errorResult(attempt(), error))
-          // A retry would have fixed it, but the run is stopping: leave the key missing for resume.
-          if (control.isStopRequested()) return Effect.succeed(null)
-          return retryDelay(backoff, retries + 1, error.retryAfterMs).pipe(
-            Effect.tap((delay) => {
-              const delayMs = Duration.toMillis(delay)
-              logRetry({
-                kind: error.kind,
-                error: error.message.slice(0, MAX_RETRY_ERROR_CHARS),
-                delay_ms: delayMs,
-                at: new Date().toISOString(),
-              })
-              return publish({
-                _tag: "RolloutRetried",
-                key,
-                retry: retries + 1,
-                errorKind: error.kind,
-                error: error.message,
-                delayMs,
-              })
-            }),
-            Effect.flatMap((delay) =>
-              Effect.raceFirst(Effect.as(Effect.sleep(delay), false), Effect.as(control.stopped, true)),
-            ),
-            Effect.flatMap((stopped) => (stopped ? Effect.succeed(null) : tryOnce(retries + 1))),
-          )
-        },
-      })
+      const solveTry = (limits: LimitsHelper | undefined) => {
+        const recordStep = stepRecorder({ rolloutId, key, retry: retries, limits, emit: emitStep })
+        const tried = solve(limits === undefined ? { ...task, recordStep } : { ...task, limits, recordStep })
+        return limits === undefined ? tried : Effect.raceFirst(tried, limits.enforce)
+      }
+      const limited = withLimits ? LimitsHelper.make(limitSettings) : Effect.succeed(undefined)
+      const solved = Effect.flatMap(limited, (limits) =>
+        Effect.matchEffect(solveTry(limits), {
+          onSuccess: (settled) => {
+            const a = attempt()
+            const final = withStopReason(settled, limits)
+            return Effect.succeed(isResult(final) ? okResult(a, final) : errorResult(a, noScore(solver.name)))
+          },
+          onFailure: (error) => {
+            // An agent that failed after reaching a limit (its model client threw on the refused call) reached the
+            // limit: a graded result, never an error. A system error (its sandbox died) is one all the same.
+            const reached = limits?.reached() ?? null
+            if (reached !== null && !isRetryable(error)) {
+              const final = withStopReason(stoppedAtLimit(reached, error.message), limits)
+              return Effect.succeed(okResult(attempt(), final))
+            }
+            return failed(error)
+          },
+        }),
+      )
+      const failed = (error: RolloutFailure): Effect.Effect<EvalResult | null> => {
+        if (!isRetryable(error) || retries >= config.max_retries) return Effect.succeed(errorResult(attempt(), error))
+        // A retry would have fixed it, but the run is stopping: leave the key missing for resume.
+        if (control.isStopRequested()) return Effect.succeed(null)
+        return retryDelay(backoff, retries + 1, error.retryAfterMs).pipe(
+          Effect.tap((delay) => {
+            const delayMs = Duration.toMillis(delay)
+            logRetry({
+              kind: error.kind,
+              error: error.message.slice(0, MAX_RETRY_ERROR_CHARS),
+              delay_ms: delayMs,
+              at: new Date().toISOString(),
+            })
+            return publish({
+              _tag: "RolloutRetried",
+              key,
+              retry: retries + 1,
+              errorKind: error.kind,
+              error: error.message,
+              delayMs,
+            })
+          }),
+          Effect.flatMap((delay) =>
+            Effect.raceFirst(Effect.as(Effect.sleep(delay), false), Effect.as(control.stopped, true)),
+          ),
+          Effect.flatMap((stopped) => (stopped ? Effect.succeed(null) : tryOnce(retries + 1))),
+        )
+      }
       // Who watches in-flight work (eval --view, the job server) learns of each try as it starts.
       return events === undefined
         ? solved
@@ -221,7 +267,7 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
   })
   const plan = new RolloutPlan(config.seeds, config.attempts)
   // Counters are the whole run's, earlier sessions included, so that "done" and "ok" add up after a resume.
-  const counters = { done: 0, ok: 0, errored: 0, retries: 0, inFlight: 0, scoreSum: 0, scored: 0 }
+  const counters = { done: 0, ok: 0, errored: 0, retries: 0, inFlight: 0, scoreSum: 0, scored: 0, correct: 0, wrong: 0 }
   const count = (result: EvalResult) => {
     counters.done++
     counters.retries += result.retries
@@ -230,6 +276,10 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
     if (result.score !== null) {
       counters.scoreSum += result.score
       counters.scored++
+      if (result.status === "ok") {
+        if (result.score >= config.pass_threshold) counters.correct++
+        else counters.wrong++
+      }
     }
   }
   plan.markStored(yield* store.completed, (result) => {
@@ -261,7 +311,9 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
       }),
     )
 
-  const attemptRollout = rolloutWithRetries({ runId, config, solver, control, backoff, events })
+  // A store that cannot write is fatal for the run, as it is for results: nothing is silently lost.
+  const recordSteps = (steps: ReadonlyArray<RolloutStep>) => Effect.orDie(store.appendSteps(steps))
+  const attemptRollout = rolloutWithRetries({ runId, config, solver, control, backoff, events, recordSteps })
 
   const work = (): Effect.Effect<void, StoreError> =>
     Effect.suspend(() => {

@@ -1,4 +1,5 @@
 import { Context, type Effect, Schema, type Scope } from "effect"
+import type { ErrorKind } from "../result/EvalResult.js"
 
 /**
  * A command run in a sandbox: an argv (run as is) or a shell line (run with `sh -c`).
@@ -42,7 +43,18 @@ export class SandboxError extends Schema.TaggedError<SandboxError>()("SandboxErr
   reason: Schema.Literal("Unavailable", "BuildFailed", "StartFailed", "Died", "ExecFailed", "CopyFailed"),
   message: Schema.String,
   cause: Schema.optional(Schema.Defect),
-}) {}
+}) {
+  /** A rollout's failure of kind `sandbox`: retried, never scored; a runtime that cannot be used is not retried. */
+  get kind(): ErrorKind {
+    return "sandbox"
+  }
+  get retryable(): boolean {
+    return this.reason !== "Unavailable"
+  }
+  get retryAfterMs(): number | undefined {
+    return undefined
+  }
+}
 
 /** Where a sandbox's filesystem comes from. */
 export type SandboxImage =

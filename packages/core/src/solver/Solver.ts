@@ -2,9 +2,11 @@ import { Context, Effect, Option, Schema, Stream } from "effect"
 import type { EvalRunConfig } from "../config/EvalRunConfig.js"
 import type { ErrorKind, RolloutKey } from "../result/EvalResult.js"
 import type { RolloutStep, StopReason } from "../result/RolloutStep.js"
+import type { SandboxError } from "../sandbox/Sandbox.js"
 import type { RolloutOutcome } from "../taskApp/RolloutOutcome.js"
 import type { TaskAppError } from "../taskApp/TaskAppError.js"
 import type { ModelCallsFailed } from "./ModelCallsFailed.js"
+import type { RolloutLimits } from "./RolloutLimits.js"
 
 /** What a solver is asked to do: one rollout of one (seed, attempt) of a run. */
 export interface RolloutTask {
@@ -18,6 +20,13 @@ export interface RolloutTask {
    * id): it stands for the policy's `inference_url`, and the policy's `api_key` stays with the interceptor.
    */
   readonly inferenceUrl?: string
+  /** This try's limits (agent runs, and runs with limits in their config); see `RolloutLimits`. */
+  readonly limits?: RolloutLimits
+  /**
+   * Stores a step in the run's `steps.jsonl` (bounded, numbered and timed by the runner) and publishes it as a
+   * `RolloutStep` event; a `model` step counts a turn. `Solver.fromStream` calls it for every step with a `record`.
+   */
+  readonly recordStep?: (record: StepRecord) => Effect.Effect<void>
 }
 
 /**
@@ -58,17 +67,26 @@ export interface FinalResult extends RolloutOutcome {
 
 /** A failure inside an in-process solver. `retryable` marks system errors (nanoeval's rule). */
 export class SolverError extends Schema.TaggedError<SolverError>()("SolverError", {
-  reason: Schema.Literal("Failed", "Timeout", "NoResult", "NoScore"),
+  reason: Schema.Literal("Failed", "Timeout", "NoResult", "NoScore", "VerifierTimeout"),
   message: Schema.String,
   retryable: Schema.Boolean,
   retryAfterMs: Schema.optional(Schema.Number),
 }) {
   get kind(): ErrorKind {
-    return this.reason === "Timeout" ? "timeout" : this.reason === "NoScore" ? "no_score" : "solver"
+    switch (this.reason) {
+      case "Timeout":
+        return "timeout"
+      case "NoScore":
+        return "no_score"
+      case "VerifierTimeout":
+        return "verifier"
+      default:
+        return "solver"
+    }
   }
 }
 
-export type RolloutFailure = TaskAppError | SolverError | ModelCallsFailed
+export type RolloutFailure = TaskAppError | SolverError | ModelCallsFailed | SandboxError
 
 export interface SolverService {
   readonly name: string
@@ -77,14 +95,18 @@ export interface SolverService {
    * so the runner adds no timer per rollout.
    */
   readonly enforcesTimeout: boolean
+  /** True for agents (multi-step solvers): each try gets `limits` even when the run's config sets none. */
+  readonly usesLimits?: boolean
   readonly solve: (task: RolloutTask) => Effect.Effect<FinalResult, RolloutFailure>
 }
 
 /** Runs rollouts. The HTTP task app is one implementation; library users write in-process ones. */
 export class Solver extends Context.Tag("@proctor/core/Solver")<Solver, SolverService>() {
   /**
-   * A solver written as nanoeval does: a rollout is a stream of steps that ends with its final result.
-   * `onStep` sees each step as it happens (progress, live traces).
+   * A solver written as nanoeval does: a rollout is a stream of steps that ends with its final result. The first
+   * final result ends the rollout: the stream is closed there (its finalizers run, a generator behind it is
+   * returned), whatever it would have produced next. Each step with a `record` is stored (`task.recordStep`);
+   * `onStep` sees every step as it happens (progress, live traces).
    */
   static readonly fromStream = (
     name: string,
@@ -93,11 +115,17 @@ export class Solver extends Context.Tag("@proctor/core/Solver")<Solver, SolverSe
   ): SolverService => ({
     name,
     enforcesTimeout: false,
-    solve: (task) =>
-      run(task).pipe(
-        Stream.tap((item) => (item._tag === "Step" ? onStep(task, item) : Effect.void)),
+    usesLimits: true,
+    solve: (task) => {
+      const record = task.recordStep
+      const seeStep = (step: Step) =>
+        record === undefined || step.record === undefined
+          ? onStep(task, step)
+          : Effect.zipRight(record(step.record), onStep(task, step))
+      return run(task).pipe(
+        Stream.tap((item) => (item._tag === "Step" ? seeStep(item) : Effect.void)),
         Stream.filter((item): item is FinalResult => item._tag === "Final"),
-        Stream.runLast,
+        Stream.runHead,
         Effect.flatMap(
           Option.match({
             onNone: () =>
@@ -107,6 +135,7 @@ export class Solver extends Context.Tag("@proctor/core/Solver")<Solver, SolverSe
             onSome: Effect.succeed,
           }),
         ),
-      ),
+      )
+    },
   })
 }

@@ -1,6 +1,7 @@
 import { Context, type Effect, Schema } from "effect"
 import type { EvalResult } from "../result/EvalResult.js"
 import type { ModelCall } from "../result/ModelCall.js"
+import type { RolloutStep } from "../result/RolloutStep.js"
 import type { RunSummary } from "../summary/Summary.js"
 
 /** `Corrupt`: stored results that do not agree with the run's plan (the message names the first such line). */
@@ -32,6 +33,8 @@ export interface ResultStoreService {
   readonly append: (result: EvalResult) => Effect.Effect<void, StoreError>
   /** The inference interceptor's records of a rollout's model calls, stored before its result. */
   readonly appendModelCalls: (calls: ReadonlyArray<ModelCall>) => Effect.Effect<void, StoreError>
+  /** Steps of multi-step rollouts as they happen (`steps.jsonl`, a table), each try's in order. */
+  readonly appendSteps: (steps: ReadonlyArray<RolloutStep>) => Effect.Effect<void, StoreError>
   readonly saveSummary: (summary: RunSummary) => Effect.Effect<void, StoreError>
 }
 

@@ -42,6 +42,8 @@ export const RESULTS_FILE = "results.jsonl"
 export const CONFIG_FILE = "config.json"
 export const SUMMARY_FILE = "summary.json"
 export const MODEL_CALLS_FILE = "model_calls.jsonl"
+/** Steps of multi-step rollouts, one `RolloutStep` a line, written as they happen. */
+export const STEPS_FILE = "steps.jsonl"
 export const TRACES_DIR = "traces"
 
 /** synth-ai's trace file name; the attempt is added only when a run has several. */
@@ -317,23 +319,33 @@ export const makeRunDirectoryStore = (dir: string, plan: JournalPlan) =>
       try: () => {
         mkdirSync(join(dir, TRACES_DIR), { recursive: true })
         const callsPath = join(dir, MODEL_CALLS_FILE)
+        const stepsPath = join(dir, STEPS_FILE)
         endLastLine(callsPath)
-        return { fd: openSync(join(dir, RESULTS_FILE), "a"), callsFd: openSync(callsPath, "a") }
+        endLastLine(stepsPath)
+        return {
+          fd: openSync(join(dir, RESULTS_FILE), "a"),
+          callsFd: openSync(callsPath, "a"),
+          // Opened at the first step: runs without steps keep no empty file.
+          stepsFd: null as number | null,
+        }
       },
       catch: storeIoError(`cannot open the results journal in ${dir}`),
     }),
-    ({ fd, callsFd }) =>
+    (files) =>
       Effect.sync(() => {
-        for (const file of [fd, callsFd]) {
+        const { fd, callsFd, stepsFd } = files
+        for (const file of stepsFd === null ? [fd, callsFd] : [fd, callsFd, stepsFd]) {
           fsyncSync(file)
           closeSync(file)
         }
       }),
   ).pipe(
-    Effect.map(({ fd, callsFd }): ResultStoreService => {
+    Effect.map((files): ResultStoreService => {
+      const { fd, callsFd } = files
       const journalPath = join(dir, RESULTS_FILE)
       const appendFailed = storeIoError(`cannot append to ${journalPath}`)
       const callsFailed = storeIoError(`cannot append to ${join(dir, MODEL_CALLS_FILE)}`)
+      const stepsFailed = storeIoError(`cannot append to ${join(dir, STEPS_FILE)}`)
       const writeTrace = (result: EvalResult) =>
         writeFileSync(
           join(dir, TRACES_DIR, traceFileName(result.seed, result.attempt, plan.attempts)),
@@ -368,6 +380,17 @@ export const makeRunDirectoryStore = (dir: string, plan: JournalPlan) =>
                       .join(""),
                   ),
                 catch: callsFailed,
+              }),
+        appendSteps: (steps) =>
+          steps.length === 0
+            ? Effect.void
+            : Effect.try({
+                // One write, so a crash tears at most the last line (cut back by the next session's `endLastLine`).
+                try: () => {
+                  files.stepsFd ??= openSync(join(dir, STEPS_FILE), "a")
+                  writeSync(files.stepsFd, steps.map((step) => `${JSON.stringify(step)}\n`).join(""))
+                },
+                catch: stepsFailed,
               }),
         saveSummary: (summary) =>
           Effect.try({
