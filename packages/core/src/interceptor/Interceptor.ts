@@ -37,6 +37,16 @@ export interface InterceptorUpstream {
   readonly provider?: string | null | undefined
 }
 
+/**
+ * A rollout's token and cost budget, read afresh at every call (a solver may set per-task limits after the rollout
+ * opened). Once a call takes the rollout over it, or a call comes after it is spent, `reach` is told; calls after
+ * that get an error answer (HTTP 400, `{"error":{"type":"proctor_limit","code":"max_tokens",…}}` in the API's shape).
+ */
+export interface RolloutBudget {
+  readonly settings: () => { readonly maxTokens: number | null; readonly maxCost: number | null }
+  readonly reach: (limit: "max_tokens" | "max_cost") => void
+}
+
 export interface InterceptorOpenOptions {
   readonly runId: string
   /** The rollout's own id (the `run_id` sent to the task app). */
@@ -44,6 +54,7 @@ export interface InterceptorOpenOptions {
   readonly seed: number
   readonly attempt: number
   readonly upstream: InterceptorUpstream
+  readonly budget?: RolloutBudget | undefined
 }
 
 export interface InterceptedRollout {

@@ -50,9 +50,15 @@ const enrich = (task: RolloutTask, final: FinalResult, calls: ReadonlyArray<Mode
   return { ...final, tokens: totals.tokens ?? final.tokens, cost_usd: totals.cost_usd, ...traced }
 }
 
+/** The rollout's budget reached: its refused calls say so, not that the model failed. */
+const budgetReached = (task: RolloutTask) => {
+  const reached = task.limits?.reached()
+  return reached === "max_tokens" || reached === "max_cost"
+}
+
 /** A result scored without one successful model call is no measure of the model: the rollout fails instead. */
 const settle = (task: RolloutTask, final: FinalResult, calls: ReadonlyArray<ModelCall>) => {
-  const failure = modelCallsFailure(calls)
+  const failure = budgetReached(task) ? null : modelCallsFailure(calls)
   return failure === null ? Effect.succeed(enrich(task, final, calls)) : Effect.fail(failure)
 }
 
@@ -61,9 +67,13 @@ const settle = (task: RolloutTask, final: FinalResult, calls: ReadonlyArray<Mode
  * unreachable model) failed because of the model: the rollout is the error the upstream's answer names,
  * retried when that is a system error, as a task app's rollout would be.
  */
-const failed = (exit: Exit.Failure<FinalResult, RolloutFailure>, calls: ReadonlyArray<ModelCall>) => {
+const failed = (
+  task: RolloutTask,
+  exit: Exit.Failure<FinalResult, RolloutFailure>,
+  calls: ReadonlyArray<ModelCall>,
+) => {
   const error = Cause.failureOption(exit.cause)
-  if (Option.isNone(error) || error.value._tag !== "SolverError") return exit
+  if (Option.isNone(error) || error.value._tag !== "SolverError" || budgetReached(task)) return exit
   const failure = modelCallsFailure(calls)
   return failure === null ? exit : Effect.fail(failure)
 }
@@ -85,6 +95,7 @@ export const interceptedSolver = (solver: SolverService, options: InterceptionOp
           seed: task.key.seed,
           attempt: task.key.attempt,
           upstream: options.upstream,
+          budget: task.limits,
         }),
       ),
       ({ cid, inferenceUrl }) =>
@@ -93,7 +104,7 @@ export const interceptedSolver = (solver: SolverService, options: InterceptionOp
             Effect.flatMap(options.interceptor.close(cid), (calls) =>
               Effect.zipRight(
                 options.recordCalls(calls),
-                Exit.isSuccess(exit) ? settle(task, exit.value, calls) : failed(exit, calls),
+                Exit.isSuccess(exit) ? settle(task, exit.value, calls) : failed(task, exit, calls),
               ),
             ),
           ),

@@ -125,6 +125,10 @@ export class InterceptorCore implements Recorder {
       calls: [],
       inFlight: new Set(),
       open: true,
+      budget: request.budget ?? null,
+      spentTokens: 0,
+      spentUsd: 0,
+      limitReached: null,
     })
     return { cid, inferenceUrl: `${this.publicBase}/${cid}/v1` }
   }

@@ -5,7 +5,8 @@ import { randomHex } from "../../internal/randomHex.js"
 import { parseRetryAfter } from "../../internal/retryAfter.js"
 import type { ModelCall } from "../../result/ModelCall.js"
 import { type ApiAdapter, type CallSummary, DROP, EMPTY_SUMMARY, type StreamAssembler, TOKEN } from "./ApiAdapter.js"
-import { clientHeaders, headerString, sendError, upstreamHeaders } from "./http.js"
+import { describeLimit, reachLimit, refusingLimit, spend } from "./budget.js"
+import { clientHeaders, headerString, sendError, sendLimitError, upstreamHeaders } from "./http.js"
 import { withIncludeUsage } from "./includeUsage.js"
 import { errorMessageOf, parseJson, stringOrNull } from "./json.js"
 import type { Cancellable, Recorder, Session } from "./Session.js"
@@ -108,6 +109,15 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
     ) {
       this.filter = true
       upstreamBody = withIncludeUsage(body, parsed)
+    }
+    const limit = refusingLimit(this.session)
+    if (limit !== null) {
+      // Over budget: the agent sees an error answer it can read, and the rollout ends with the limit as its reason.
+      const message = describeLimit(this.session, limit)
+      reachLimit(this.session, limit)
+      sendLimitError(this.res, this.adapter.api, limit, message)
+      this.finish("error", 400, `proctor_limit ${limit}: ${message}`, EMPTY_SUMMARY)
+      return
     }
     if (this.res.destroyed) {
       // The client left while its body was read: nobody would receive the answer, so none is asked for.
@@ -312,6 +322,7 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
     const usage = summary.usage
     const tokens = tokensOf(usage)
     if (tokens > 0) session.gate.spent(tokens)
+    const cost = this.recorder.price(provider, model, usage)
     const call: ModelCall = {
       call_id: `call_${randomHex(8)}`,
       run_id: session.runId,
@@ -333,8 +344,9 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
       ttft_ms: this.mode === SSE && this.ttftMs !== null ? round(this.ttftMs) : null,
       usage,
       finish_reason: summary.finishReason,
-      cost_usd: this.recorder.price(provider, model, usage),
+      cost_usd: cost,
     }
     this.recorder.record(session, this.slot, call)
+    spend(session, tokens, cost)
   }
 }

@@ -1,5 +1,6 @@
 import type { Dispatcher } from "undici"
 import type { ModelApi, ModelCall, TokenUsage } from "../../result/ModelCall.js"
+import type { RolloutBudget } from "../Interceptor.js"
 import type { GatedUpstream } from "../ModelRateGate.js"
 
 /** Where one upstream base URL sends each API, over a keep-alive pool shared by every rollout on its origin. */
@@ -34,6 +35,11 @@ export interface Session {
   readonly calls: Array<ModelCall>
   readonly inFlight: Set<Cancellable>
   open: boolean
+  /** The rollout's token and cost budget (null: none), what its finished calls spent, and the limit it reached. */
+  readonly budget: RolloutBudget | null
+  spentTokens: number
+  spentUsd: number
+  limitReached: "max_tokens" | "max_cost" | null
 }
 
 export interface Recorder {

@@ -89,3 +89,25 @@ export const sendError = (res: ServerResponse, status: number, message: string, 
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
   res.end(body)
 }
+
+/**
+ * The answer to a call over the rollout's budget, in the API's own error shape so the agent's client reads it as an
+ * error (OpenAI's for chat completions and responses, Anthropic's for messages), with proctor's type and code.
+ */
+export const sendLimitError = (
+  res: ServerResponse,
+  api: ModelApi,
+  code: "max_tokens" | "max_cost",
+  message: string,
+) => {
+  const error = { type: "proctor_limit", code, message }
+  const body = JSON.stringify(
+    api === "messages" ? { type: "error", error } : { error: { message, type: error.type, param: null, code } },
+  )
+  if (res.headersSent) {
+    res.destroy()
+    return
+  }
+  res.writeHead(400, { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
+  res.end(body)
+}
