@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs"
 import { join } from "node:path"
-import { Cause, Effect, Exit, Layer, type PubSub } from "effect"
+import { Cause, Context, Effect, Exit, Layer, type PubSub } from "effect"
 import { ConfigError } from "../config/ConfigError.js"
 import { defaults, type EvalRunConfig } from "../config/EvalRunConfig.js"
 import type { RunEvent } from "../events/RunEvents.js"
@@ -12,6 +12,7 @@ import { assignSeeds, collectTasks, type TaskId } from "../plan/internal/taskSee
 import { loadPricingFile, Pricing, type PricingOverrides } from "../pricing/Pricing.js"
 import { makeRunControl, type RunControl } from "../runner/RunControl.js"
 import { type RunOutcome, runRollouts } from "../runner/Runner.js"
+import { SandboxRuntime, type SandboxRuntimeService, type SandboxSpec } from "../sandbox/Sandbox.js"
 import { functionSolver, type Solve } from "../solver/internal/functionSolver.js"
 import { Solver } from "../solver/Solver.js"
 import {
@@ -24,7 +25,8 @@ import {
 import { interceptedLayer, makeRunId } from "./EvalRun.js"
 
 export type { TaskId } from "../plan/internal/taskSeeds.js"
-export type { Solve, SolveContext, SolveResult } from "../solver/internal/functionSolver.js"
+export type { Solve, SolveContext, SolveItem, SolveResult } from "../solver/internal/functionSolver.js"
+export type { SandboxSession } from "../solver/internal/sandboxSession.js"
 
 /** The model a solver calls through `ctx.inferenceUrl`: every call is forwarded here and recorded. */
 export interface EvaluateModel {
@@ -36,13 +38,40 @@ export interface EvaluateModel {
   readonly provider?: string | undefined
 }
 
-export interface EvaluateOptions<T extends { readonly id: TaskId }> {
+/** Each rollout's sandbox (`ctx.sandbox`): opened before `solve`, torn down after, labelled with run and rollout. */
+export interface EvaluateSandbox<T> {
+  /** `DockerRuntime`, `BwrapRuntime` (@proctor/sandbox), `LocalRuntime`: a layer, or the service itself. */
+  readonly runtime: Layer.Layer<SandboxRuntime> | SandboxRuntimeService
+  readonly spec: (task: T) => Omit<SandboxSpec, "labels">
+}
+
+/** Limits of every rollout (a solver may change them per task with `ctx.limits.override`); see `RolloutLimits`. */
+export interface EvaluateLimits {
+  readonly maxTurns?: number | undefined
+  /** Enforced by the interceptor: needs the `model` option. */
+  readonly maxTokens?: number | undefined
+  readonly maxCost?: number | undefined
+  readonly agentTimeoutSeconds?: number | undefined
+  readonly verifierTimeoutSeconds?: number | undefined
+}
+
+export interface EvaluateOptions<T extends { readonly id: TaskId }, S = undefined> {
   /** Names the run (`runs/{name}-{time}-{hex}`) and is checked on resume. */
   readonly name: string
   /** JSON objects, each with a unique `id`; an async iterable is read to its end before the run starts. */
   readonly tasks: Iterable<T> | AsyncIterable<T>
-  /** One rollout: return `{ score }` or throw (`RetryableError` to be retried, anything else is an error). */
-  readonly solve: Solve<T>
+  /**
+   * One rollout: return `{ score }` or throw (`RetryableError` to be retried, anything else is an error). An agent is
+   * an `async function*` that yields its steps (`{ kind: "command", command, exit_code, … }`) and returns (or yields)
+   * its result: the first result ends the rollout and the generator is closed. Effect users may return a `Stream`.
+   */
+  readonly solve: Solve<T, S>
+  /** Once before the first rollout, for what rollouts share (a built image, a server); its value is `ctx.shared`. */
+  readonly setup?: (() => S | Promise<S>) | undefined
+  /** Once after the last rollout (also when the run fails), given what `setup` returned. */
+  readonly teardown?: ((shared: S) => void | Promise<void>) | undefined
+  readonly sandbox?: EvaluateSandbox<T> | undefined
+  readonly limits?: EvaluateLimits | undefined
   /** Attempts per task (default 1); more than one gives pass@k. */
   readonly attempts?: number | undefined
   readonly concurrency?: number | undefined
@@ -94,7 +123,22 @@ const checked = (
       : Effect.fail(invalid(`${key}: expected ${expected}, got ${JSON.stringify(value)}`))
   })
 
-const runConfig = <T extends { readonly id: TaskId }>(options: EvaluateOptions<T>) =>
+const limitsConfig = (limits: EvaluateLimits | undefined) =>
+  Effect.gen(function* () {
+    if (limits === undefined) return {}
+    const optional = (key: string, value: number | undefined, rule: "positive int" | "positive") =>
+      value === undefined ? Effect.succeed(undefined) : checked(`limits.${key}`, value, value, rule)
+    const fields = {
+      max_turns: yield* optional("maxTurns", limits.maxTurns, "positive int"),
+      max_tokens: yield* optional("maxTokens", limits.maxTokens, "positive int"),
+      max_cost: yield* optional("maxCost", limits.maxCost, "positive"),
+      agent_timeout_s: yield* optional("agentTimeoutSeconds", limits.agentTimeoutSeconds, "positive"),
+      verifier_timeout_s: yield* optional("verifierTimeoutSeconds", limits.verifierTimeoutSeconds, "positive"),
+    }
+    return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined))
+  })
+
+const runConfig = <T extends { readonly id: TaskId }, S>(options: EvaluateOptions<T, S>) =>
   Effect.gen(function* () {
     if (typeof options.name !== "string" || options.name.trim() === "") {
       return yield* invalid("name: expected a non-empty string")
@@ -122,6 +166,7 @@ const runConfig = <T extends { readonly id: TaskId }>(options: EvaluateOptions<T
       ops: null,
       pass_threshold: options.passThreshold ?? defaults.pass_threshold,
       ...(options.clusterBy === undefined ? {} : { cluster_by: options.clusterBy }),
+      ...(yield* limitsConfig(options.limits)),
     } satisfies EvalRunConfig
   })
 
@@ -148,7 +193,7 @@ const openRun = (config: EvalRunConfig, runDir: string | undefined) =>
   })
 
 /** The interceptor on loopback for the life of the run, with the solver's calls routed through it. */
-const interception = (config: EvalRunConfig, model: EvaluateModel, pricing: EvaluateOptions<never>["pricing"]) =>
+const interception = (config: EvalRunConfig, model: EvaluateModel, pricing: PricingOverrides | string | undefined) =>
   Effect.gen(function* () {
     const upstream = policyUpstream(
       {
@@ -167,8 +212,28 @@ const interception = (config: EvalRunConfig, model: EvaluateModel, pricing: Eval
     return interceptedLayer({ interceptor, upstream })
   })
 
-const evaluation = <T extends { readonly id: TaskId }>(
-  options: EvaluateOptions<T>,
+const isAsyncGeneratorFunction = (f: unknown) => Object.prototype.toString.call(f) === "[object AsyncGeneratorFunction]"
+
+/** The sandbox runtime for the run: the service given, or the layer given built for the run's life. */
+const sandboxRuntime = (runtime: EvaluateSandbox<unknown>["runtime"]) =>
+  Layer.isLayer(runtime)
+    ? Effect.map(Layer.build(runtime as Layer.Layer<SandboxRuntime>), (context) => Context.get(context, SandboxRuntime))
+    : Effect.succeed(runtime as SandboxRuntimeService)
+
+/** `setup`'s value for the run, and `teardown` when the run ends, however it ends. */
+const sharedState = <S>(setup: (() => S | Promise<S>) | undefined, teardown: ((shared: S) => unknown) | undefined) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({ try: async () => (setup === undefined ? (undefined as S) : await setup()), catch: (e) => e }),
+    (shared) =>
+      teardown === undefined
+        ? Effect.void
+        : Effect.promise(async () => {
+            await teardown(shared)
+          }),
+  )
+
+const evaluation = <T extends { readonly id: TaskId }, S>(
+  options: EvaluateOptions<T, S>,
   control: RunControl,
   events: PubSub.PubSub<RunEvent> | undefined,
 ) =>
@@ -180,7 +245,18 @@ const evaluation = <T extends { readonly id: TaskId }>(
       const table = yield* assignSeeds(tasks, run.stored, run.dir)
       const config: EvalRunConfig = { ...base, seeds: table.seeds }
       if (!run.resumed) yield* initRunDirectory(run.dir, run.runId, config)
-      const solver = Layer.succeed(Solver, functionSolver(options.name, table.taskOf, options.solve))
+      const runtime = options.sandbox === undefined ? undefined : yield* sandboxRuntime(options.sandbox.runtime)
+      // What a killed session of this run left behind goes before any new sandbox starts.
+      if (runtime !== undefined && run.resumed) yield* runtime.prune(run.runId)
+      const shared = yield* sharedState(options.setup, options.teardown)
+      const solver = Layer.succeed(
+        Solver,
+        functionSolver(options.name, table.taskOf, options.solve, {
+          sandbox: runtime === undefined ? undefined : { runtime, spec: options.sandbox!.spec },
+          shared,
+          agent: isAsyncGeneratorFunction(options.solve),
+        }),
+      )
       const solverLayer =
         options.model === undefined
           ? solver
@@ -198,7 +274,9 @@ const evaluation = <T extends { readonly id: TaskId }>(
  * the same `runDir` and tasks runs only what is missing. Resolves to the run's summary (pass@k when
  * attempts > 1); rejects with a `ConfigError` naming a bad option, before any rollout.
  */
-export const evaluate = async <T extends { readonly id: TaskId }>(options: EvaluateOptions<T>): Promise<RunOutcome> => {
+export const evaluate = async <T extends { readonly id: TaskId }, S = undefined>(
+  options: EvaluateOptions<T, S>,
+): Promise<RunOutcome> => {
   const control = makeRunControl()
   const onAbort = () => {
     control.requestStop()
