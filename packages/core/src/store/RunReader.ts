@@ -3,9 +3,11 @@ import { join } from "node:path"
 import { Chunk, Effect, Either, Option, Stream } from "effect"
 import { type EvalResult, rolloutKeyId } from "../result/EvalResult.js"
 import type { ModelCall } from "../result/ModelCall.js"
+import type { RolloutStep } from "../result/RolloutStep.js"
 import type { RunSummary } from "../summary/Summary.js"
 import { forEachLine } from "./internal/forEachLine.js"
-import { callLineKey, resultLineKey } from "./internal/lineKey.js"
+import { KeyRanges } from "./internal/KeyRanges.js"
+import { callLineKey, resultLineKey, stepLineKey } from "./internal/lineKey.js"
 import { NumberColumn } from "./internal/NumberColumn.js"
 import { decodeModelCalls } from "./ModelCallCodec.js"
 import { StoreError, storeIoError } from "./ResultStore.js"
@@ -15,6 +17,7 @@ import {
   RESULTS_FILE,
   type RunDirectoryManifest,
   readRunManifest,
+  STEPS_FILE,
   SUMMARY_FILE,
 } from "./RunDirectory.js"
 
@@ -38,6 +41,14 @@ export interface RunReader {
   readonly results: (from?: number) => Stream.Stream<EvalResult, StoreError>
   /** How many model calls the index holds for a rollout (0 if none), without reading them. */
   readonly callCount: (seed: number, attempt: number) => number
+  /** How many steps the index holds for a key, every try's and session's (0 if none), without reading them. */
+  readonly stepCount: (seed: number, attempt: number) => number
+  /**
+   * A rollout's steps in the order they happened (every try's; `retry` tells them apart), read by byte offset: those
+   * of the rollout that holds the key's result, or, while it has none (a rollout still running), of the latest
+   * rollout seen for the key. Steps a killed session left for the key are not its result's, and are left out.
+   */
+  readonly steps: (seed: number, attempt: number) => Effect.Effect<ReadonlyArray<RolloutStep>, StoreError>
   /** One rollout with its model calls (reconstructed in full), read by byte offset: no scan. */
   readonly rollout: (seed: number, attempt: number) => Effect.Effect<Option.Option<RolloutRecord>, StoreError>
 }
@@ -87,32 +98,25 @@ const keyOf = (seed: number, attempt: number): number | string =>
 
 /**
  * Where everything of a run is on disk, in typed columns: a result's line by its position in the journal,
- * and a rollout's model calls as byte ranges of model_calls.jsonl (a try's calls are written together, so
- * most rollouts have one range). Only the key map holds an object per rollout.
+ * and a rollout's model calls and steps as byte ranges of model_calls.jsonl and steps.jsonl (a try's calls are
+ * written together, so most rollouts have one range). Only the key map holds an object per rollout.
  */
 class RunIndex {
   readonly keys = new Map<number | string, number>()
-  /** Per key: its result's position in the journal (-1 while it has none), its calls, its first and last call range. */
+  /** Per key: its result's position in the journal (-1 while it has none). */
   readonly keyResult = new NumberColumn()
-  readonly keyCalls = new NumberColumn()
-  readonly keyFirstRange = new NumberColumn()
-  readonly keyLastRange = new NumberColumn()
   /** Per result, in journal order. */
   readonly resultOffset = new NumberColumn()
   readonly resultLength = new NumberColumn()
-  /** Per range of call lines: where, how long (newlines inside included), and the key's next range (-1: none). */
-  readonly rangeOffset = new NumberColumn()
-  readonly rangeLength = new NumberColumn()
-  readonly rangeNext = new NumberColumn()
+  /** Each key's lines of model_calls.jsonl and of steps.jsonl. */
+  readonly calls = new KeyRanges()
+  readonly steps = new KeyRanges()
 
   keySlot(seed: number, attempt: number): number {
     const id = keyOf(seed, attempt)
     let slot = this.keys.get(id)
     if (slot === undefined) {
       slot = this.keyResult.push(-1)
-      this.keyCalls.push(0)
-      this.keyFirstRange.push(-1)
-      this.keyLastRange.push(-1)
       this.keys.set(id, slot)
     }
     return slot
@@ -127,19 +131,11 @@ class RunIndex {
   }
 
   addCall(seed: number, attempt: number, offset: number, length: number): void {
-    const slot = this.keySlot(seed, attempt)
-    this.keyCalls.set(slot, this.keyCalls.at(slot) + 1)
-    const last = this.keyLastRange.at(slot)
-    if (last !== -1 && this.rangeOffset.at(last) + this.rangeLength.at(last) + 1 === offset) {
-      this.rangeLength.set(last, offset + length - this.rangeOffset.at(last))
-      return
-    }
-    const range = this.rangeOffset.push(offset)
-    this.rangeLength.push(length)
-    this.rangeNext.push(-1)
-    if (last === -1) this.keyFirstRange.set(slot, range)
-    else this.rangeNext.set(last, range)
-    this.keyLastRange.set(slot, range)
+    this.calls.add(this.keySlot(seed, attempt), offset, length)
+  }
+
+  addStep(seed: number, attempt: number, offset: number, length: number): void {
+    this.steps.add(this.keySlot(seed, attempt), offset, length)
   }
 }
 
@@ -162,10 +158,12 @@ const readSummary = (path: string, last: { mtimeMs: number; summary: RunSummary 
 const makeRunReader = (dir: string, manifest: RunDirectoryManifest | null): RunReader => {
   const resultsPath = join(dir, RESULTS_FILE)
   const callsPath = join(dir, MODEL_CALLS_FILE)
+  const stepsPath = join(dir, STEPS_FILE)
   const summaryPath = join(dir, SUMMARY_FILE)
   let index = new RunIndex()
   const results: Cursor = { ino: -1, indexed: 0 }
   const calls: Cursor = { ino: -1, indexed: 0 }
+  const steps: Cursor = { ino: -1, indexed: 0 }
   let summary = { mtimeMs: -1, summary: null as RunSummary | null }
   let buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES)
   /** Bytes of a file through the reader's buffer: parse them before the next read. */
@@ -193,10 +191,12 @@ const makeRunReader = (dir: string, manifest: RunDirectoryManifest | null): RunR
   const indexAppended = async () => {
     const resultsStats = statOrNull(resultsPath)
     const callsStats = statOrNull(callsPath)
-    if (rewritten(results, resultsStats) || rewritten(calls, callsStats)) {
+    const stepsStats = statOrNull(stepsPath)
+    if (rewritten(results, resultsStats) || rewritten(calls, callsStats) || rewritten(steps, stepsStats)) {
       index = new RunIndex()
       results.indexed = 0
       calls.indexed = 0
+      steps.indexed = 0
     }
     // Results read first, calls then looked at afresh: a rollout's calls are written before its result, so every
     // result read finds its calls. The results are indexed last, once their calls are: a reader asking between the
@@ -210,6 +210,10 @@ const makeRunReader = (dir: string, manifest: RunDirectoryManifest | null): RunR
       await follow(callsPath, calls, statOrNull(callsPath), (bytes, offset) => {
         const key = callLineKey(bytes)
         if (key !== null) index.addCall(key.seed, key.attempt, offset, bytes.length)
+      })
+      await follow(stepsPath, steps, statOrNull(stepsPath), (bytes, offset) => {
+        const key = stepLineKey(bytes)
+        if (key !== null) index.addStep(key.seed, key.attempt, offset, bytes.length)
       })
     } finally {
       for (const { seed, attempt, offset, length } of appended) index.addResult(seed, attempt, offset, length)
@@ -262,19 +266,26 @@ const makeRunReader = (dir: string, manifest: RunDirectoryManifest | null): RunR
    * cut could write one (a call cut short by a crash, the next session's first line glued to it), and those
    * stored every call whole, so no other call depends on it.
    */
-  const callsOf = (slot: number): Array<unknown> => {
+  const linesOf = (path: string, ranges: KeyRanges, slot: number): Array<unknown> => {
     const lines: Array<unknown> = []
-    for (let range = index.keyFirstRange.at(slot); range !== -1; range = index.rangeNext.at(range)) {
-      const bytes = readBytes(callsPath, index.rangeOffset.at(range), index.rangeLength.at(range))
-      for (const line of bytes.toString("utf8").split("\n")) {
+    ranges.forEach(slot, (offset, length) => {
+      for (const line of readBytes(path, offset, length).toString("utf8").split("\n")) {
         try {
           lines.push(JSON.parse(line))
         } catch {
           // An older proctor's write cut short (see above).
         }
       }
-    }
+    })
     return lines
+  }
+
+  /** The key's steps of one rollout: its result's, else the one seen last. */
+  const stepsOf = (slot: number): Array<RolloutStep> => {
+    const all = linesOf(stepsPath, index.steps, slot) as Array<RolloutStep>
+    const position = index.keyResult.at(slot)
+    const rolloutId = position === -1 ? all[all.length - 1]?.rollout_id : readResults(position, position + 1)[0]!.run_id
+    return rolloutId === undefined ? all : all.filter((step) => step.rollout_id === rolloutId)
   }
 
   return {
@@ -288,8 +299,20 @@ const makeRunReader = (dir: string, manifest: RunDirectoryManifest | null): RunR
     count: () => index.resultOffset.length,
     callCount: (seed, attempt) => {
       const slot = index.keys.get(keyOf(seed, attempt))
-      return slot === undefined ? 0 : index.keyCalls.at(slot)
+      return slot === undefined ? 0 : index.calls.lines(slot)
     },
+    stepCount: (seed, attempt) => {
+      const slot = index.keys.get(keyOf(seed, attempt))
+      return slot === undefined ? 0 : index.steps.lines(slot)
+    },
+    steps: (seed, attempt) =>
+      Effect.try({
+        try: () => {
+          const slot = index.keys.get(keyOf(seed, attempt))
+          return slot === undefined ? [] : stepsOf(slot)
+        },
+        catch: failure(`cannot read the steps of seed ${seed} attempt ${attempt} of ${dir}`),
+      }),
     results: (from = 0) => {
       // The results indexed when the stream starts: a live run's later ones are for the next call.
       const end = index.resultOffset.length
@@ -312,7 +335,7 @@ const makeRunReader = (dir: string, manifest: RunDirectoryManifest | null): RunR
           const position = slot === undefined ? -1 : index.keyResult.at(slot)
           if (slot === undefined || position === -1) return Option.none()
           const result = readResults(position, position + 1)[0]!
-          const decoded = decodeModelCalls(callsOf(slot))
+          const decoded = decodeModelCalls(linesOf(callsPath, index.calls, slot))
           if (Either.isLeft(decoded)) throw corrupt(`${callsPath}: ${decoded.left}`)
           return Option.some({ result, calls: decoded.right })
         },

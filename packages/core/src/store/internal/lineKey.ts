@@ -12,6 +12,8 @@ const KEY = String.raw`"seed":(-?\d+),`
 const CALL_HEAD = new RegExp(
   String.raw`^\{"call_id":${STRING},"run_id":${STRING},"rollout_id":${STRING},${KEY}"attempt":(\d+)[,}]`,
 )
+/** The opening of a step as the runner writes it: the rollout's id, then seed and attempt. */
+const STEP_HEAD = new RegExp(String.raw`^\{"rollout_id":${STRING},${KEY}"attempt":(\d+)[,}]`)
 /** The opening of a result as the runner writes it: seed first, and only scalars before `attempt`. */
 const RESULT_HEAD = new RegExp(String.raw`^\{${KEY}(?:"[^"\\]*":${SCALAR},)*?"attempt":(\d+)[,}]`)
 
@@ -20,6 +22,7 @@ const RESULT_HEAD = new RegExp(String.raw`^\{${KEY}(?:"[^"\\]*":${SCALAR},)*?"at
  * attempt. A line whose key lies further in is parsed whole.
  */
 const CALL_HEAD_BYTES = 512
+const STEP_HEAD_BYTES = 512
 const RESULT_HEAD_BYTES = 4096
 
 const fromMatch = (match: RegExpExecArray): RolloutKey | null => {
@@ -73,3 +76,17 @@ export const callLineKey = (bytes: Buffer): RolloutKey | null => keyOf(CALL_HEAD
 /** The rollout a line of `results.jsonl` holds; null for a line that is no result. */
 export const resultLineKey = (bytes: Buffer): RolloutKey | null =>
   keyOf(RESULT_HEAD, RESULT_HEAD_BYTES, bytes, isEvalResult)
+
+const isStepRecord = (value: unknown): value is RolloutKey => {
+  const step = value as { seed?: unknown; attempt?: unknown; rollout_id?: unknown } | null
+  return (
+    typeof step === "object" &&
+    step !== null &&
+    typeof step.rollout_id === "string" &&
+    typeof step.seed === "number" &&
+    typeof step.attempt === "number"
+  )
+}
+
+/** The rollout a line of `steps.jsonl` belongs to; null for a line that is no step. */
+export const stepLineKey = (bytes: Buffer): RolloutKey | null => keyOf(STEP_HEAD, STEP_HEAD_BYTES, bytes, isStepRecord)
