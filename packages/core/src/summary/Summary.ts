@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { roundUsd } from "../internal/roundUsd.js"
-import type { EvalResult, RolloutKey } from "../result/EvalResult.js"
+import { errorKindDocs } from "../result/ErrorKindDoc.js"
+import type { ErrorKind, EvalResult, RolloutKey } from "../result/EvalResult.js"
 import { ActiveTime } from "./internal/ActiveTime.js"
 import { clusteringOf, ScoreStats } from "./internal/ScoreStats.js"
 
@@ -55,6 +56,28 @@ export const ScoreMetrics = Schema.Struct({
   seed_fallbacks: Schema.Number,
 })
 export type ScoreMetrics = typeof ScoreMetrics.Type
+
+/**
+ * nanoeval's length statistics of agent runs, over completions: the results that did not end in a system error
+ * (those are retried and never scored; an error of the task or agent, such as `verifier`, is a completion and
+ * incorrect). `frac_correct` = correct / completions; `frac_max_time`, `frac_max_turns` (nanoeval's frac_max_steps),
+ * `frac_max_tokens`, `frac_max_cost` = incorrect results with that stop reason / completions; `frac_model_ended` =
+ * incorrect results that reached no limit / completions (so the six add up to 1); `convo_len_percentiles`: the
+ * 25/50/75th percentiles (numpy's linear interpolation) of the completions' `messages`. `stop_reasons` counts every
+ * result's stop reason.
+ */
+export const LengthStats = Schema.Struct({
+  completions: Schema.Number,
+  frac_correct: NullableNumber,
+  frac_max_time: NullableNumber,
+  frac_max_turns: NullableNumber,
+  frac_max_tokens: NullableNumber,
+  frac_max_cost: NullableNumber,
+  frac_model_ended: NullableNumber,
+  convo_len_percentiles: Schema.NullOr(Schema.Struct({ p25: Schema.Number, p50: Schema.Number, p75: Schema.Number })),
+  stop_reasons: Schema.Record({ key: Schema.String, value: Schema.Number }),
+})
+export type LengthStats = typeof LengthStats.Type
 
 /**
  * The error-aware summary of a run (nanoeval style), JSON-friendly.
@@ -121,6 +144,8 @@ export const RunSummary = Schema.Struct({
   session_completed: Schema.Number,
   run_duration_s: Schema.Number,
   run_throughput_per_s: NullableNumber,
+  /** Agent runs (some result has a `stop_reason`): nanoeval's length statistics, see `LengthStats`. */
+  length_stats: Schema.optional(LengthStats),
 })
 export type RunSummary = typeof RunSummary.Type
 
@@ -141,6 +166,12 @@ export const passAtK = (n: number, c: number, k: number): number => {
   for (let i = n - c + 1; i <= n; i++) allWrong *= 1 - k / i
   return 1 - allWrong
 }
+
+/** Kinds the runner retries: a result that ended in one is no completion (nanoeval's system errors). */
+const isSystemError = (kind: string | null): boolean =>
+  kind !== null && Object.hasOwn(errorKindDocs, kind) && errorKindDocs[kind as ErrorKind].retried === "yes"
+
+const LIMIT_REASONS = ["max_time", "max_turns", "max_tokens", "max_cost"] as const
 
 /** Linear interpolation between the closest ranks of an ascending array. */
 const percentile = (sorted: Float64Array, q: number): number => {
@@ -183,6 +214,12 @@ export class SummaryAccumulator {
   private correct = 0
   private earlier = 0
   private readonly earlierActiveTime = new ActiveTime()
+  /** Agent runs: stop reasons of every result, completions, incorrect ones by stop reason, conversation lengths. */
+  private readonly stopReasons = new Map<string, number>()
+  private completions = 0
+  private correctCompletions = 0
+  private readonly incorrectBy = new Map<string, number>()
+  private readonly messageCounts: Array<number> = []
 
   constructor(options: {
     readonly attempts: number
@@ -226,6 +263,7 @@ export class SummaryAccumulator {
       this.errorsByKind.set(kind, (this.errorsByKind.get(kind) ?? 0) + 1)
     }
     if (this.attempts > 1) this.seeds.set(result.seed, (this.seeds.get(result.seed) ?? 0) + SAMPLE + (correct ? 1 : 0))
+    this.addLength(result, correct)
     if (result.latency_ms !== null && Number.isFinite(result.latency_ms)) this.addLatency(result.latency_ms)
     if (result.tokens !== null && Number.isFinite(result.tokens)) {
       this.tokens += result.tokens
@@ -295,6 +333,44 @@ export class SummaryAccumulator {
       session_completed: sessionCompleted,
       run_duration_s: runDurationS,
       run_throughput_per_s: runDurationS > 0 ? completed / runDurationS : null,
+      ...(this.stopReasons.size === 0 ? {} : { length_stats: this.lengthStats() }),
+    }
+  }
+
+  private addLength(result: EvalResult, correct: boolean): void {
+    if (result.stop_reason !== undefined) {
+      this.stopReasons.set(result.stop_reason, (this.stopReasons.get(result.stop_reason) ?? 0) + 1)
+    }
+    if (result.status === "error" && isSystemError(result.error_kind)) return
+    this.completions++
+    if (correct) this.correctCompletions++
+    else {
+      const reason = result.stop_reason ?? "model_ended"
+      this.incorrectBy.set(reason, (this.incorrectBy.get(reason) ?? 0) + 1)
+    }
+    if (result.messages !== undefined && Number.isFinite(result.messages)) this.messageCounts.push(result.messages)
+  }
+
+  private lengthStats(): LengthStats {
+    const n = this.completions
+    const fraction = (count: number) => (n === 0 ? null : count / n)
+    const limited = (reason: string) => fraction(this.incorrectBy.get(reason) ?? 0)
+    const sorted = Float64Array.from(this.messageCounts).sort()
+    return {
+      completions: n,
+      frac_correct: fraction(this.correctCompletions),
+      frac_max_time: limited("max_time"),
+      frac_max_turns: limited("max_turns"),
+      frac_max_tokens: limited("max_tokens"),
+      frac_max_cost: limited("max_cost"),
+      frac_model_ended: fraction(
+        n - this.correctCompletions - LIMIT_REASONS.reduce((sum, r) => sum + (this.incorrectBy.get(r) ?? 0), 0),
+      ),
+      convo_len_percentiles:
+        sorted.length === 0
+          ? null
+          : { p25: percentile(sorted, 0.25), p50: percentile(sorted, 0.5), p75: percentile(sorted, 0.75) },
+      stop_reasons: Object.fromEntries(this.stopReasons),
     }
   }
 
