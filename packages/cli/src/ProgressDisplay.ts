@@ -94,7 +94,9 @@ export class ProgressDisplay {
     const eta = rate > 0 ? ((this.planned - p.done) / rate) * 1000 : Number.NaN
     const mean = p.scored > 0 ? (p.scoreSum / p.scored).toFixed(4) : "-"
     const pace = `${rate.toFixed(rate >= 100 ? 0 : 1)}/s`
-    const counts = [`ok ${p.ok}`, `errors ${p.errored}`, `retries ${p.retries}`, `mean ${mean}`]
+    const outcomes =
+      p.correct === undefined || p.wrong === undefined ? [`ok ${p.ok}`] : [`correct ${p.correct}`, `wrong ${p.wrong}`]
+    const counts = [...outcomes, `errors ${p.errored}`, `retries ${p.retries}`, `mean ${mean}`]
     const head = [this.live ? bar : "progress", `${p.done}/${this.planned}`, `${(fraction * 100).toFixed(1)}%`]
     if (p.alreadyDone === 0) return [...head, pace, `ETA ${formatDuration(eta)}`, ...counts].join("  ")
     head[1] = `run ${head[1]}`

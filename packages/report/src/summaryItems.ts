@@ -76,6 +76,31 @@ const duration = (s: RunSummary): string => {
   )
 }
 
+/** Agent runs: nanoeval's length statistics, as fractions of the completions, and the stop reasons' counts. */
+const lengthItems = (l: NonNullable<RunSummary["length_stats"]>): Array<readonly [string, string]> => {
+  const reasons = Object.entries(l.stop_reasons)
+    .sort(([, a], [, b]) => b - a)
+    .map(([reason, count]) => `${reason} ${count}`)
+  const fractions = [
+    ["correct", l.frac_correct],
+    ["max_time", l.frac_max_time],
+    ["max_turns", l.frac_max_turns],
+    ["max_tokens", l.frac_max_tokens],
+    ["max_cost", l.frac_max_cost],
+    ["model ended", l.frac_model_ended],
+  ] as const
+  const shares = fractions.map(([name, value]) => `${name} ${formatNumber(value)}`).join(" · ")
+  const convo = l.convo_len_percentiles
+  const lengths =
+    convo === null
+      ? ""
+      : ` · messages p25 ${formatNumber(convo.p25)} · p50 ${formatNumber(convo.p50)} · p75 ${formatNumber(convo.p75)}`
+  return [
+    ["stop reasons", reasons.join(" · ")],
+    ["of completions", `${shares} (${plural(l.completions, "completion")})${lengths}`],
+  ]
+}
+
 const withErrorsScore = (m: ScoreMetrics): string => {
   if (m.mean_score === null) return "-"
   if (m.ci95 === null) return `${formatNumber(m.mean_score)} (n=${m.count})`
@@ -99,6 +124,7 @@ export const summaryItems = (s: RunSummary): ReadonlyArray<readonly [label: stri
   }
   items.push(
     ["rollouts", rollouts(s)],
+    ...(s.length_stats === undefined ? [] : lengthItems(s.length_stats)),
     ["valid", s.is_valid ? "yes" : `no — ${s.invalid_reasons.join("; ")}`],
     ["latency ms", latency(s.latency_ms)],
     ["tokens", tokens(s.tokens)],

@@ -70,6 +70,11 @@ export interface EvalCommandOptions {
   /** Job server mode: see src/backend/backendEval.ts. */
   readonly backend?: string
   readonly maxResponseBytes?: string
+  readonly maxTurns?: string
+  readonly maxTokens?: string
+  readonly maxCost?: string
+  readonly agentTimeout?: string
+  readonly verifierTimeout?: string
   /** Serve the viewer of the run as it goes (see commands/evalView.ts). */
   readonly view?: boolean
 }
@@ -156,6 +161,11 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
       return_trace: options.returnTrace,
       traces_dir: options.tracesDir,
       max_response_bytes: options.maxResponseBytes,
+      max_turns: options.maxTurns,
+      max_tokens: options.maxTokens,
+      max_cost: options.maxCost,
+      agent_timeout: options.agentTimeout,
+      verifier_timeout: options.verifierTimeout,
     })
 
     const resumeDir = options.resume

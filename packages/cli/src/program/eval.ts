@@ -48,6 +48,11 @@ export const registerEvalCommand = (program: Command, run: RunCommand): void => 
       collectSpec,
     )
     .option("--max-response-bytes <n>", "refuse task-app answers longer than this (default 16 MiB)")
+    .option("--max-turns <n>", "agents: most model turns per rollout (stop_reason max_turns)")
+    .option("--max-tokens <n>", "agents: most tokens per rollout, enforced by the interceptor (stop_reason max_tokens)")
+    .option("--max-cost <usd>", "agents: most USD per rollout, enforced by the interceptor (stop_reason max_cost)")
+    .option("--agent-timeout <seconds>", "agents: working time per rollout, sandbox start and grading excluded")
+    .option("--verifier-timeout <seconds>", "agents: how long grading may take")
     .option("--view", "serve the viewer of this run on loopback as it goes (URL on stderr; it stays until Ctrl-C)")
     // job server mode (src/backend): run this eval as a job on a proctor or synth-ai job server
     .option("--backend <url>", "run on this job server (or PROCTOR_BACKEND_URL; key from PROCTOR_API_KEY)")

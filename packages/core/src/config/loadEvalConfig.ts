@@ -25,6 +25,7 @@ const NumberFlag = (expected: string, accepts: (n: number) => boolean) =>
 const PositiveIntFlag = NumberFlag("a positive integer", (n) => Number.isInteger(n) && n > 0)
 const NonNegativeIntFlag = NumberFlag("an integer ≥ 0", (n) => Number.isInteger(n) && n >= 0)
 const SecondsFlag = NumberFlag("a positive number of seconds", (n) => Number.isFinite(n) && n > 0)
+const UsdFlag = NumberFlag("a positive number of USD", (n) => Number.isFinite(n) && n > 0)
 const UrlFlag = Schema.String.pipe(
   Schema.filter((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), {
     message: (issue) => `expected an http(s) URL, got ${JSON.stringify(issue.actual)}`,
@@ -55,6 +56,11 @@ export const EvalFlags = Schema.Struct({
   provider: flag(ProviderFlag),
   strict: flag(Schema.Boolean),
   max_response_bytes: flag(PositiveIntFlag),
+  max_turns: flag(PositiveIntFlag),
+  max_tokens: flag(PositiveIntFlag),
+  max_cost: flag(UsdFlag),
+  agent_timeout: flag(SecondsFlag),
+  verifier_timeout: flag(SecondsFlag),
 })
 export type EvalFlags = typeof EvalFlags.Encoded
 
@@ -201,6 +207,20 @@ export const loadResumeSettings = Effect.fn("loadEvalConfig.resume")(function* (
   }
 })
 
+/** The run's agent limits, those given (flags over the file); absent ones are no limit. */
+const limitsOf = (merged: EvalTomlSection) => {
+  const limits = {
+    max_turns: merged.max_turns,
+    max_tokens: merged.max_tokens,
+    max_cost: merged.max_cost,
+    agent_timeout_s: merged.agent_timeout,
+    verifier_timeout_s: merged.verifier_timeout,
+  }
+  return Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)) as Partial<
+    Pick<EvalRunConfig, "max_turns" | "max_tokens" | "max_cost" | "agent_timeout_s" | "verifier_timeout_s">
+  >
+}
+
 const stringOrUndefined = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined)
 
 /**
@@ -271,6 +291,7 @@ export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: Ev
     pass_threshold: merged.pass_threshold ?? defaults.pass_threshold,
     ...(merged.cluster_by === undefined ? {} : { cluster_by: merged.cluster_by }),
     max_response_bytes: merged.max_response_bytes ?? defaults.max_response_bytes,
+    ...limitsOf(merged),
   }
   return {
     config,

@@ -16,9 +16,9 @@ export interface RunProgress {
   readonly inFlight: number
   readonly scoreSum: number
   readonly scored: number
-  /** Ok rollouts with a score at or above the run's pass threshold, and below it. */
-  readonly correct: number
-  readonly wrong: number
+  /** Ok rollouts with a score at or above the run's pass threshold, and below it (the runner's; a job's feed may lack them). */
+  readonly correct?: number
+  readonly wrong?: number
   readonly elapsedMs: number
   /** Rollouts earlier sessions completed before this one started. */
   readonly alreadyDone: number

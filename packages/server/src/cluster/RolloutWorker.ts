@@ -125,6 +125,8 @@ const modelCallStore = (store: Context.Tag.Service<JobStore>, jobId: string) =>
         store.appendModelCalls(jobId, calls),
         (e) => new StoreError({ reason: "Io", message: e.message }),
       ),
+    appendSteps: (steps) =>
+      Effect.mapError(store.appendSteps(jobId, steps), (e) => new StoreError({ reason: "Io", message: e.message })),
     saveSummary: () => Effect.void,
   })
 
@@ -215,6 +217,7 @@ export const startRolloutWorker = async (options: RolloutWorkerOptions): Promise
         solver: Context.get(context, SolverTag),
         control,
         backoff: options.backoff ?? defaultBackoff,
+        recordSteps: (steps) => Effect.orDie(store.appendSteps(jobId, steps)),
       })
       return { planned: record.planned, control, run, scope, checkedAt: Date.now() } satisfies JobContext
     })

@@ -100,6 +100,7 @@ export const makeJobResultStore = (
           wake?.()
         }),
       appendModelCalls: (calls) => Effect.mapError(store.appendModelCalls(jobId, calls), storeError),
+      appendSteps: (steps) => Effect.mapError(store.appendSteps(jobId, steps), storeError),
       saveSummary: (summary) => Effect.mapError(store.saveSummary(jobId, summary), storeError),
     }
     return service

@@ -3,7 +3,7 @@ import { join } from "node:path"
 import { Migrator, SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { SqliteClient } from "@effect/sql-sqlite-node"
-import type { EvalResult, ModelCall, RunSummary } from "@proctor/core"
+import type { EvalResult, ModelCall, RolloutStep, RunSummary } from "@proctor/core"
 import { Context, Effect, Layer, Redacted } from "effect"
 import type { ApiKeyRecord } from "./ApiKey.js"
 import { makeApiKeyQueries } from "./internal/apiKeyQueries.js"
@@ -162,6 +162,10 @@ export interface JobStoreService {
   /** The inference interceptor's records of a job's model calls (idempotent by call id). */
   readonly appendModelCalls: (jobId: string, calls: ReadonlyArray<ModelCall>) => Effect.Effect<void, JobStoreError>
   readonly modelCallsOf: (jobId: string, key: RolloutCursor) => Effect.Effect<ReadonlyArray<ModelCall>, JobStoreError>
+  /** Steps of agent rollouts as they happen; a step stored again (same rollout, try and index) is kept once. */
+  readonly appendSteps: (jobId: string, steps: ReadonlyArray<RolloutStep>) => Effect.Effect<void, JobStoreError>
+  /** A key's steps, every try's, in the order they happened. */
+  readonly stepsOf: (jobId: string, key: RolloutCursor) => Effect.Effect<ReadonlyArray<RolloutStep>, JobStoreError>
 }
 
 /** Builds the store over whichever SQL client is provided, after bringing its schema up to date. */

@@ -108,6 +108,25 @@ const clusterLeases = Effect.gen(function* () {
   })
 })
 
+/**
+ * Steps of multi-step (agent) rollouts, as the CLI's `steps.jsonl` holds them: one row a step, keyed by its rollout,
+ * try and index so a step stored twice (a worker's retry) is kept once.
+ */
+const rolloutSteps = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE IF NOT EXISTS rollout_steps (
+    job_id TEXT NOT NULL,
+    rollout_id TEXT NOT NULL,
+    retry INTEGER NOT NULL,
+    step_index INTEGER NOT NULL,
+    seed BIGINT NOT NULL,
+    attempt INTEGER NOT NULL,
+    step_json TEXT NOT NULL,
+    PRIMARY KEY (job_id, rollout_id, retry, step_index)
+  )`
+  yield* sql`CREATE INDEX IF NOT EXISTS rollout_steps_rollout ON rollout_steps (job_id, seed, attempt)`
+})
+
 export const migrations = {
   "0001_initial": initial,
   "0002_job_stats": jobStats,
@@ -115,6 +134,7 @@ export const migrations = {
   "0004_server_settings": serverSettings,
   "0005_viewer_rows": viewerRows,
   "0006_cluster_leases": clusterLeases,
+  "0007_rollout_steps": rolloutSteps,
 }
 
 export const MIGRATIONS_TABLE = "proctor_migrations"

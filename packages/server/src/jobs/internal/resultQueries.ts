@@ -1,5 +1,5 @@
 import type { SqlClient, SqlError } from "@effect/sql"
-import { decodeModelCalls, type EvalResult, encodeModelCalls, type ModelCall } from "@proctor/core"
+import { decodeModelCalls, type EvalResult, encodeModelCalls, type ModelCall, type RolloutStep } from "@proctor/core"
 import { Effect, Either } from "effect"
 import { type RolloutKeyText, rolloutKeyText } from "../../cluster/RolloutKey.js"
 import type { JobStoreService, ResultWrite, RolloutCursor } from "../JobStore.js"
@@ -286,6 +286,40 @@ export const makeResultQueries = (
             ? Effect.fail(new JobStoreError({ reason: "Corrupt", message: `model calls of ${where}: ${decoded.left}` }))
             : Effect.succeed(inStartOrder(decoded.right))
         }),
+      ),
+    appendSteps: (jobId, steps) =>
+      steps.length === 0
+        ? Effect.void
+        : sql
+            .withTransaction(
+              Effect.forEach(
+                steps,
+                (step) =>
+                  sql`INSERT INTO rollout_steps (job_id, rollout_id, retry, step_index, seed, attempt, step_json)
+                    VALUES (${jobId}, ${step.rollout_id}, ${step.retry}, ${step.index}, ${step.seed}, ${step.attempt},
+                      ${JSON.stringify(step)})
+                    ON CONFLICT (job_id, rollout_id, retry, step_index) DO NOTHING`,
+                { discard: true },
+              ),
+            )
+            .pipe(Effect.mapError(jobStoreError("cannot store rollout steps"))),
+    stepsOf: (jobId, key) =>
+      sql<{ step_json: string }>`SELECT step_json FROM rollout_steps
+        WHERE job_id = ${jobId} AND seed = ${key.seed} AND attempt = ${key.attempt}`.pipe(
+        Effect.mapError(jobStoreError("cannot read rollout steps")),
+        Effect.flatMap((rows) =>
+          Effect.try({
+            try: () =>
+              rows
+                .map((row) => JSON.parse(row.step_json) as RolloutStep)
+                .sort((a, b) => a.at.localeCompare(b.at) || a.retry - b.retry || a.index - b.index),
+            catch: () =>
+              new JobStoreError({
+                reason: "Corrupt",
+                message: `steps of job ${jobId} seed ${key.seed} attempt ${key.attempt}: a stored step is not JSON`,
+              }),
+          }),
+        ),
       ),
   }
 }
