@@ -131,6 +131,7 @@ const runThroughProctor = (config: EvalRunConfig) => {
     completed: Effect.succeed([]),
     append: (result: EvalResult) => Effect.sync(() => void rows.push(result)),
     appendModelCalls: () => Effect.void,
+    appendSteps: () => Effect.void,
     saveSummary: () => Effect.void,
   })
   const solver = HttpTaskAppSolverLayer.pipe(

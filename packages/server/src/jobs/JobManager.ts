@@ -263,6 +263,7 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
             data: { in_flight: event.inFlight },
           })
         case "RolloutStarted":
+        case "RolloutStep":
         case "RunFinished":
           return Effect.void
       }

@@ -60,7 +60,7 @@ export class LimitsHelper implements RolloutLimits {
   private readonly controller = new AbortController()
   private readonly reachedLatch = latch()
   private readonly gradingLatch = latch()
-  readonly signal = this.controller.signal
+  readonly signal: AbortSignal = this.controller.signal
 
   private constructor(
     settings: LimitSettings,

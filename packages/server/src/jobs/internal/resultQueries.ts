@@ -60,7 +60,7 @@ const applyWrites = (
   return { replaced, unique: [...byKey.values()] }
 }
 
-/** The results aggregate of the job store: result rows, their traces, and the model calls of each rollout. */
+/** The results aggregate of the job store: result rows, their traces, the model calls and steps of each rollout. */
 export const makeResultQueries = (
   sql: SqlClient.SqlClient,
 ): Pick<
@@ -76,6 +76,8 @@ export const makeResultQueries = (
   | "resultTally"
   | "appendModelCalls"
   | "modelCallsOf"
+  | "appendSteps"
+  | "stepsOf"
 > => {
   const page = (table: "results" | "traces", column: "row_json" | "trace_json") =>
     Effect.fn(`JobStore.${table}Page`)(
