@@ -6,7 +6,14 @@ import type { RolloutStep } from "../src/result/RolloutStep.js"
 import { runRollouts } from "../src/runner/Runner.js"
 import { SandboxError } from "../src/sandbox/Sandbox.js"
 import { LIMIT_GRACE_MS } from "../src/solver/RolloutLimits.js"
-import { type FinalResult, type RolloutTask, type Step, Solver, type SolverService } from "../src/solver/Solver.js"
+import {
+  type FinalResult,
+  type RolloutTask,
+  Solver,
+  SolverError,
+  type SolverService,
+  type Step,
+} from "../src/solver/Solver.js"
 import { ResultStore, type ResultStoreService } from "../src/store/ResultStore.js"
 import { testFinal } from "./fixtures/evalResult.js"
 import { testRunConfig } from "./fixtures/runConfig.js"
@@ -39,47 +46,57 @@ const run = (solver: SolverService, runConfig: EvalRunConfig) => {
 const modelStep = (text: string): Step => ({ _tag: "Step", index: 0, record: { kind: "model", text } })
 
 describe("agent limits, enforced by the runner (TestClock)", () => {
-  it.effect("a turn past max_turns reaches the limit; an agent that goes on is stopped after the grace, scored 0, not retried", () =>
-    Effect.gen(function* () {
-      let closed = false
-      const solver = Solver.fromStream("looper", () =>
-        Stream.repeatEffect(Effect.as(Effect.sleep("1 second"), modelStep("again"))).pipe(
-          Stream.ensuring(Effect.sync(() => (closed = true))),
-        ),
-      )
-      const { store, program } = run(solver, config({ max_turns: 3 }))
-      const fiber = yield* Effect.fork(program)
-      // Four model steps by t=4 s: the fourth is one past the limit.
-      yield* TestClock.adjust("4 seconds")
-      expect(store.results).toHaveLength(0)
-      yield* TestClock.adjust(LIMIT_GRACE_MS - 1)
-      expect(store.results).toHaveLength(0)
-      yield* TestClock.adjust(1)
-      const outcome = yield* Fiber.join(fiber)
-      expect(closed).toBe(true)
-      expect(store.results[0]).toMatchObject({ status: "ok", score: 0, stop_reason: "max_turns", turns: 3, retries: 0 })
-      // Every step it took was stored, in order, the one past the limit too.
-      expect(store.steps.slice(0, 5).map((s) => s.index)).toEqual([0, 1, 2, 3, 4])
-      expect(store.steps.every((s) => s.kind === "model" && s.retry === 0 && s.seed === 0)).toBe(true)
-      expect(outcome.summary.length_stats).toMatchObject({ frac_max_turns: 1, stop_reasons: { max_turns: 1 } })
-    }),
+  it.effect(
+    "a turn past max_turns reaches the limit; an agent that goes on is stopped after the grace, scored 0, not retried",
+    () =>
+      Effect.gen(function* () {
+        let closed = false
+        const solver = Solver.fromStream("looper", () =>
+          Stream.repeatEffect(Effect.as(Effect.sleep("1 second"), modelStep("again"))).pipe(
+            Stream.ensuring(Effect.sync(() => (closed = true))),
+          ),
+        )
+        const { store, program } = run(solver, config({ max_turns: 3 }))
+        const fiber = yield* Effect.fork(program)
+        // Four model steps by t=4 s: the fourth is one past the limit.
+        yield* TestClock.adjust("4 seconds")
+        expect(store.results).toHaveLength(0)
+        yield* TestClock.adjust(LIMIT_GRACE_MS - 1)
+        expect(store.results).toHaveLength(0)
+        yield* TestClock.adjust(1)
+        const outcome = yield* Fiber.join(fiber)
+        expect(closed).toBe(true)
+        expect(store.results[0]).toMatchObject({
+          status: "ok",
+          score: 0,
+          stop_reason: "max_turns",
+          turns: 3,
+          retries: 0,
+        })
+        // Every step it took was stored, in order, the one past the limit too.
+        expect(store.steps.slice(0, 5).map((s) => s.index)).toEqual([0, 1, 2, 3, 4])
+        expect(store.steps.every((s) => s.kind === "model" && s.retry === 0 && s.seed === 0)).toBe(true)
+        expect(outcome.summary.length_stats).toMatchObject({ frac_max_turns: 1, stop_reasons: { max_turns: 1 } })
+      }),
   )
 
-  it.effect("an agent that stops at the limit and grades itself keeps its own score, with the limit as stop reason", () =>
-    Effect.gen(function* () {
-      const solver = Solver.fromStream("polite", (task: RolloutTask) =>
-        Stream.repeatEffect(Effect.as(Effect.sleep("1 second"), modelStep("t"))).pipe(
-          Stream.takeWhile(() => task.limits!.reached() === null),
-          Stream.concat(Stream.succeed<FinalResult>({ ...testFinal(0.5), messages: 9 })),
-        ),
-      )
-      const { store, program } = run(solver, config({ max_turns: 2 }))
-      const fiber = yield* Effect.fork(program)
-      // The third model step (t=3 s) is refused; the agent sees it at its next look (t=4 s) and grades.
-      yield* TestClock.adjust("4 seconds")
-      yield* Fiber.join(fiber)
-      expect(store.results[0]).toMatchObject({ score: 0.5, stop_reason: "max_turns", turns: 2, messages: 9 })
-    }),
+  it.effect(
+    "an agent that stops at the limit and grades itself keeps its own score, with the limit as stop reason",
+    () =>
+      Effect.gen(function* () {
+        const solver = Solver.fromStream("polite", (task: RolloutTask) =>
+          Stream.repeatEffect(Effect.as(Effect.sleep("1 second"), modelStep("t"))).pipe(
+            Stream.takeWhile(() => task.limits!.reached() === null),
+            Stream.concat(Stream.succeed<FinalResult>({ ...testFinal(0.5), messages: 9 })),
+          ),
+        )
+        const { store, program } = run(solver, config({ max_turns: 2 }))
+        const fiber = yield* Effect.fork(program)
+        // The third model step (t=3 s) is refused; the agent sees it at its next look (t=4 s) and grades.
+        yield* TestClock.adjust("4 seconds")
+        yield* Fiber.join(fiber)
+        expect(store.results[0]).toMatchObject({ score: 0.5, stop_reason: "max_turns", turns: 2, messages: 9 })
+      }),
   )
 
   it.effect("agent time excludes paused time (sandbox start-up); out of time is max_time, graded, never retried", () =>
@@ -166,26 +183,24 @@ describe("agent limits, enforced by the runner (TestClock)", () => {
     }),
   )
 
-  it.effect("an agent that fails after reaching a limit (its client threw on the refused call) is graded, not an error", () =>
-    Effect.gen(function* () {
-      const solver: SolverService = {
-        name: "thrower",
-        enforcesTimeout: true,
-        usesLimits: true,
-        solve: (task) =>
-          Effect.suspend(() => {
-            task.limits!.reach("max_tokens")
-            return Effect.fail(
-              new SandboxError({ reason: "Unavailable", message: "not this one" }).retryable
-                ? new SandboxError({ reason: "Died", message: "x" })
-                : new SandboxError({ reason: "Unavailable", message: "400 proctor_limit" }),
-            )
-          }),
-      }
-      const { store, program } = run(solver, config())
-      yield* program
-      expect(store.results[0]).toMatchObject({ status: "ok", score: 0, stop_reason: "max_tokens", retries: 0 })
-    }),
+  it.effect(
+    "an agent that fails after reaching a limit (its client threw on the refused call) is graded, not an error",
+    () =>
+      Effect.gen(function* () {
+        const solver: SolverService = {
+          name: "thrower",
+          enforcesTimeout: true,
+          usesLimits: true,
+          solve: (task) =>
+            Effect.suspend(() => {
+              task.limits!.reach("max_tokens")
+              return Effect.fail(new SolverError({ reason: "Failed", retryable: false, message: "400 proctor_limit" }))
+            }),
+        }
+        const { store, program } = run(solver, config())
+        yield* program
+        expect(store.results[0]).toMatchObject({ status: "ok", score: 0, stop_reason: "max_tokens", retries: 0 })
+      }),
   )
 
   it.effect("a SandboxError is a retried system error of kind sandbox, never scored; Unavailable is not retried", () =>

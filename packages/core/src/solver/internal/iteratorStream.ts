@@ -29,11 +29,20 @@ export const iteratorStream = <A, E>(
   const next = Effect.suspend(() => {
     if (finished) return Effect.fail(Option.none())
     pending = true
-    return Effect.tryPromise({
-      try: () => iterator.next(),
-      catch: (error) => Option.some(onError(error)),
+    // Interrupted while the generator works on a step: abort what it waits on, and do not wait for it.
+    return Effect.async<IteratorResult<A, A | undefined>, Option.Option<E>>((resume) => {
+      iterator.next().then(
+        (step) => {
+          pending = false
+          resume(Effect.succeed(step))
+        },
+        (error: unknown) => {
+          pending = false
+          resume(Effect.fail(Option.some(onError(error))))
+        },
+      )
+      return Effect.sync(abort)
     }).pipe(
-      Effect.ensuring(Effect.sync(() => (pending = false))),
       Effect.flatMap((step) => {
         if (!step.done) return Effect.succeed(step.value)
         finished = true
