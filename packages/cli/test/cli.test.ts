@@ -381,7 +381,7 @@ describe("resumed runs report the whole run and this session apart", () => {
       .split("\n")
       .filter((line) => line.startsWith("progress"))
       .at(-1)
-    expect(finalProgress).toMatch(/run 10\/10 .* correct \d+  wrong \d+  errors 0 .* · this session 6 at [\d.]+\/s/)
+    expect(finalProgress).toMatch(/run 10\/10 .* correct \d+ {2}wrong \d+ {2}errors 0 .* · this session 6 at [\d.]+\/s/)
 
     const summary = JSON.parse(readFileSync(join(runDir, "summary.json"), "utf8"))
     expect(summary).toMatchObject({ completed: 10, session_completed: 6 })

@@ -242,6 +242,7 @@ describe("evaluate() with multi-step solvers (agents)", () => {
       sandbox: { runtime: sandboxes.runtime, spec: () => ({ image: { _tag: "Named", name: "x" } }) },
       solve: async function* () {
         solved++
+        yield { kind: "note", text: "started" }
         return { score: 1 }
       },
     })
@@ -258,6 +259,7 @@ describe("evaluate() with multi-step solvers (agents)", () => {
       sandbox: { runtime: sandboxes.runtime, spec: () => ({ image: { _tag: "Named", name: "x" } }) },
       solve: async function* () {
         solved++
+        yield { kind: "note", text: "started" }
         return { score: 1 }
       },
     })
