@@ -1,7 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { type EvalResult, type ModelCall, ResultStore, type RunSummary } from "@proctor/core"
+import { type EvalResult, type ModelCall, ResultStore, type RolloutStep, type RunSummary } from "@proctor/core"
 import { ConfigProvider, Effect, Either, Layer, Redacted } from "effect"
 import { testResult } from "../../core/test/fixtures/evalResult.js"
 import {
@@ -320,6 +320,46 @@ const storeSuite = (
           expect(calls[0]?.usage?.total_tokens).toBe(5)
         }),
       ),
+    )
+
+    it.effect(
+      "rollout steps: appended through core's ResultStore, kept once per (rollout, try, index), read back in order",
+      () =>
+        withStore(
+          Effect.gen(function* () {
+            const store = yield* JobStore
+            const step = (index: number, retry: number, at: string, seed = 3): RolloutStep => ({
+              rollout_id: "ro-1",
+              seed,
+              attempt: 0,
+              retry,
+              index,
+              at,
+              elapsed_ms: index * 10,
+              kind: "command",
+              command: `step ${retry}.${index}`,
+              exit_code: 0,
+            })
+            yield* Effect.provide(
+              Effect.gen(function* () {
+                const resultStore = yield* ResultStore
+                yield* resultStore.appendSteps([
+                  step(0, 0, "2026-01-01T00:00:00.000Z"),
+                  step(1, 0, "2026-01-01T00:00:01.000Z"),
+                ])
+                // A worker's redelivery stores the same step again: kept once.
+                yield* resultStore.appendSteps([step(1, 0, "2026-01-01T00:00:01.000Z")])
+                yield* resultStore.appendSteps([step(0, 1, "2026-01-01T00:00:02.000Z")])
+                yield* resultStore.appendSteps([step(0, 0, "2026-01-01T00:00:00.000Z", 4)])
+              }),
+              JobResultStoreLayer("js").pipe(Layer.provide(Layer.succeed(JobStore, store))),
+            )
+            const steps = yield* store.stepsOf("js", { seed: 3, attempt: 0 })
+            expect(steps.map((s) => s.command)).toEqual(["step 0.0", "step 0.1", "step 1.0"])
+            expect(steps[0]).toMatchObject({ rollout_id: "ro-1", exit_code: 0, elapsed_ms: 0 })
+            expect(yield* store.stepsOf("js", { seed: 5, attempt: 0 })).toEqual([])
+          }),
+        ),
     )
 
     it.effect("ping answers", () => withStore(Effect.flatMap(JobStore, (store) => store.ping)))
