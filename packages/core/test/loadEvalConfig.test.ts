@@ -182,6 +182,40 @@ difficulty = "easy"
         expect(bad.message).toMatch(/--max-response-bytes/)
       }),
   )
+
+  it.effect("agent limits: TOML keys, flags that win, none by default, bad values named by flag", () =>
+    Effect.gen(function* () {
+      const base = { url: "http://127.0.0.1:8000", seeds: "0" }
+      const none = (yield* loadEvalConfig({ flags: base, env: {} })).config
+      expect([none.max_turns, none.max_tokens, none.max_cost, none.agent_timeout_s, none.verifier_timeout_s]).toEqual([
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+      ])
+      const path = file(
+        "agent-limits.toml",
+        `[eval]\nmax_turns = 30\nmax_tokens = 200000\nmax_cost = 0.5\nagent_timeout = 600\nverifier_timeout = 120\n`,
+      )
+      const fromFile = (yield* loadEvalConfig({ configPath: path, flags: base, env: {} })).config
+      expect(fromFile).toMatchObject({
+        max_turns: 30,
+        max_tokens: 200000,
+        max_cost: 0.5,
+        agent_timeout_s: 600,
+        verifier_timeout_s: 120,
+      })
+      const flags = { ...base, max_turns: "5", max_cost: "0.01", agent_timeout: "30", verifier_timeout: "9" }
+      const fromFlags = (yield* loadEvalConfig({ configPath: path, flags, env: {} })).config
+      expect(fromFlags).toMatchObject({ max_turns: 5, max_tokens: 200000, max_cost: 0.01, agent_timeout_s: 30 })
+      expect(fromFlags.verifier_timeout_s).toBe(9)
+      const bad = yield* failure(loadEvalConfig({ flags: { ...base, max_turns: "0" }, env: {} }))
+      expect(bad.message).toMatch(/^--max-turns: expected a positive integer/)
+      const badCost = yield* failure(loadEvalConfig({ flags: { ...base, max_cost: "free" }, env: {} }))
+      expect(badCost.message).toMatch(/^--max-cost: expected a positive number of USD/)
+    }),
+  )
 })
 
 describe("keys proctor does not read", () => {
