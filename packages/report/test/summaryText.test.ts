@@ -44,6 +44,20 @@ describe("formatSummaryText", () => {
     expect(text).toContain("  cost              unpriced\n")
   })
 
+  it("shows an agent run's stop reasons and nanoeval's length statistics", () => {
+    const agentRun = [
+      result({ seed: 0, score: 1, stop_reason: "model_ended", messages: 4 }),
+      result({ seed: 1, score: 0, stop_reason: "max_turns", messages: 12 }),
+      result({ seed: 2, score: 0, stop_reason: "max_turns", messages: 10 }),
+      result({ seed: 3, score: 0, stop_reason: "max_time", messages: 6 }),
+    ]
+    const text = formatSummaryText(summaryOf(agentRun, { attempts: 1, passThreshold: 1 }))
+    expect(text).toContain("  stop reasons      max_turns 2 · model_ended 1 · max_time 1\n")
+    expect(text).toContain(
+      "  of completions    correct 0.25 · max_time 0.25 · max_turns 0.5 · max_tokens 0 · max_cost 0 · model ended 0 (4 completions) · messages p25 5.5 · p50 8 · p75 10.5\n",
+    )
+  })
+
   it("handles a run where nothing was scored", () => {
     const text = formatSummaryText(summaryOf([]))
     expect(text).toContain("  score             - (no scored rollouts)\n")
