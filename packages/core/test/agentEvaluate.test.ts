@@ -428,6 +428,40 @@ describe("token and cost budgets, enforced by the interceptor", () => {
     }
   })
 
+  it("an agent behind the interceptor with no limits set still ends with a stop reason; per-task limits apply", async () => {
+    const model = await fixedUsageModel()
+    try {
+      const runDir = join(freshDir(), "run")
+      await evaluate({
+        name: "no-limits",
+        tasks: [{ id: "free" }, { id: "tight", maxTurns: 1 }],
+        runDir,
+        model: { baseUrl: model.url, provider: "local" },
+        solve: async function* (task: { id: string; maxTurns?: number }, ctx) {
+          if (task.maxTurns !== undefined) ctx.limits!.override({ maxTurns: task.maxTurns })
+          for (let turn = 0; turn < 2; turn++) {
+            await fetch(`${ctx.inferenceUrl}/chat/completions`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "go" }] }),
+            }).then((response) => response.json())
+            yield { kind: "model", text: "ok" }
+          }
+          return { score: 1 }
+        },
+      })
+      const results = resultsIn(runDir)
+      expect(results.find((r) => r.task_id === "free")).toMatchObject({
+        stop_reason: "model_ended",
+        turns: 2,
+        tokens: 120,
+      })
+      expect(results.find((r) => r.task_id === "tight")).toMatchObject({ stop_reason: "max_turns", turns: 1 })
+    } finally {
+      await model.close()
+    }
+  })
+
   it("an agent whose first call is refused (budget spent by a cost limit) is graded with max_cost, in Anthropic's error shape", async () => {
     const model = await fixedUsageModel()
     try {

@@ -86,6 +86,7 @@ const failed = (
 export const interceptedSolver = (solver: SolverService, options: InterceptionOptions): SolverService => ({
   name: `${solver.name}+interceptor`,
   enforcesTimeout: solver.enforcesTimeout,
+  ...(solver.usesLimits === undefined ? {} : { usesLimits: solver.usesLimits }),
   solve: (task) =>
     Effect.flatMap(
       Effect.orDie(
