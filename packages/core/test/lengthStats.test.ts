@@ -5,7 +5,7 @@ import { testResult } from "./fixtures/evalResult.js"
 
 const summarize = (results: ReadonlyArray<EvalResult>, passThreshold = 1) => {
   const accumulator = new SummaryAccumulator({ attempts: 1, passThreshold })
-  results.forEach((result, seed) => accumulator.add({ ...result, seed }))
+  for (const [seed, result] of results.entries()) accumulator.add({ ...result, seed })
   return accumulator.summarize({ runId: "r", plannedKeys: results.length, missingKeys: [], durationMs: 1000 })
 }
 
