@@ -58,14 +58,24 @@ export interface FinalResult extends RolloutOutcome {
 
 /** A failure inside an in-process solver. `retryable` marks system errors (nanoeval's rule). */
 export class SolverError extends Schema.TaggedError<SolverError>()("SolverError", {
-  reason: Schema.Literal("Failed", "Timeout", "NoResult", "NoScore"),
+  /** `Sandbox`: the rollout's sandbox failed (a system error); `Verifier`: the task's tests left no reward. */
+  reason: Schema.Literal("Failed", "Timeout", "NoResult", "NoScore", "Sandbox", "Verifier"),
   message: Schema.String,
   retryable: Schema.Boolean,
   retryAfterMs: Schema.optional(Schema.Number),
 }) {
   get kind(): ErrorKind {
-    return this.reason === "Timeout" ? "timeout" : this.reason === "NoScore" ? "no_score" : "solver"
+    return SOLVER_ERROR_KINDS[this.reason]
   }
+}
+
+const SOLVER_ERROR_KINDS: Readonly<Record<SolverError["reason"], ErrorKind>> = {
+  Failed: "solver",
+  NoResult: "solver",
+  Timeout: "timeout",
+  NoScore: "no_score",
+  Sandbox: "sandbox",
+  Verifier: "verifier",
 }
 
 export type RolloutFailure = TaskAppError | SolverError | ModelCallsFailed

@@ -1,0 +1,257 @@
+import { join } from "node:path"
+import { Duration, Effect, Layer, Stream } from "effect"
+import { isRecord } from "../internal/isRecord.js"
+import type { StopReason } from "../result/RolloutStep.js"
+import { type SandboxError, type SandboxImage, SandboxRuntime, type SandboxRuntimeService } from "../sandbox/Sandbox.js"
+import {
+  type FinalResult,
+  type RolloutTask,
+  Solver,
+  SolverError,
+  type SolverService,
+  type Step,
+  type StepRecord,
+} from "../solver/Solver.js"
+import type { Agent, AgentFailure, AgentOutcome, AgentProgress } from "./Agent.js"
+import { agentLimitsOf } from "./AgentLimits.js"
+import type { HarborTask } from "./HarborTask.js"
+import { commandRecord } from "./internal/commandRecord.js"
+import { emitting } from "./internal/emitting.js"
+import { makeDirsLine, runScriptLine } from "./internal/scriptLine.js"
+
+/** Harbor's paths inside a sandbox. */
+export const HARBOR_PATHS = {
+  workdir: "/app",
+  tests: "/tests",
+  solution: "/solution",
+  agentLogs: "/logs/agent",
+  verifierLogs: "/logs/verifier",
+} as const
+
+/**
+ * A sandbox that failed is a system error: retried, never scored. The one place a `SandboxError` becomes a
+ * rollout's failure (error kind `sandbox`).
+ */
+export const sandboxFailure = (error: SandboxError) =>
+  new SolverError({ reason: "Sandbox", retryable: error.reason !== "Unavailable", message: error.message })
+
+const asRolloutFailure = (error: AgentFailure): SolverError =>
+  error._tag === "SandboxError" ? sandboxFailure(error) : error
+
+const verifierFailure = (message: string) => new SolverError({ reason: "Verifier", retryable: false, message })
+
+const finiteNumber = (value: unknown): number | null =>
+  typeof value === "number" && Number.isFinite(value) ? value : null
+
+/**
+ * The reward the task's tests left: `reward.txt` (one number) first, then `reward.json` — its `reward` when it has
+ * one (Harbor's own metric reads that key), else the mean of its numeric values. Null when neither holds one.
+ */
+export const readReward = (text: string | null, json: string | null): { reward: number; rewards: unknown } | null => {
+  if (text !== null && text.trim() !== "") {
+    const reward = Number(text.trim())
+    return Number.isFinite(reward) ? { reward, rewards: { reward } } : null
+  }
+  if (json === null) return null
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(json)
+  } catch {
+    return null
+  }
+  const single = finiteNumber(parsed)
+  if (single !== null) return { reward: single, rewards: { reward: single } }
+  if (!isRecord(parsed)) return null
+  const named = finiteNumber(parsed.reward)
+  if (named !== null) return { reward: named, rewards: parsed }
+  const values = Object.values(parsed).flatMap((value) => {
+    const n = finiteNumber(value)
+    return n === null ? [] : [n]
+  })
+  return values.length === 0 ? null : { reward: values.reduce((a, b) => a + b, 0) / values.length, rewards: parsed }
+}
+
+const imageOf = (task: HarborTask): SandboxImage =>
+  task.config.environment.docker_image === undefined
+    ? { _tag: "Dockerfile", context: join(task.dir, "environment") }
+    : { _tag: "Named", name: task.config.environment.docker_image }
+
+const textOf = (bytes: Uint8Array | null) => (bytes === null ? null : Buffer.from(bytes).toString("utf8"))
+
+export interface HarborTaskSolverOptions {
+  /** The run's tasks; a rollout's seed is its task's index. */
+  readonly tasks: ReadonlyArray<HarborTask>
+  readonly agent: Agent
+  readonly runtime: SandboxRuntimeService
+}
+
+/**
+ * Runs Harbor-format tasks as they run in Harbor: build the environment (once per task per run), open a sandbox
+ * with the task's limits, run the agent under its timeout, copy the tests in only after the agent is done, run
+ * `tests/test.sh` under the verifier's timeout with its env, and score the reward it wrote. Reaching a limit is a
+ * graded result with its stop reason; a sandbox that fails is a retried `sandbox` error; tests that leave no
+ * reward are a `verifier` error.
+ */
+export const makeHarborTaskSolver = (options: HarborTaskSolverOptions): SolverService => {
+  const { tasks, agent, runtime } = options
+  const prepared = new Map<string, Effect.Effect<void, SandboxError>>()
+  /** One build per task per run, shared by its rollouts; a failed build is tried again by the next rollout. */
+  const prepare = (task: HarborTask) =>
+    Effect.suspend(() => {
+      const known = prepared.get(task.id)
+      if (known !== undefined) return known
+      return Effect.flatMap(Effect.cached(runtime.prepare(imageOf(task))), (once) => {
+        prepared.set(task.id, once)
+        return Effect.tapError(once, () => Effect.sync(() => prepared.delete(task.id)))
+      })
+    })
+
+  const rollout = (rolloutTask: RolloutTask, emit: (record: StepRecord) => Effect.Effect<void>) =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const task = tasks[rolloutTask.key.seed]
+        if (task === undefined) {
+          return yield* new SolverError({
+            reason: "Failed",
+            retryable: false,
+            message: `seed ${rolloutTask.key.seed} names no task: the run has ${tasks.length}`,
+          })
+        }
+        const limits = agentLimitsOf(task, rolloutTask.config)
+        const { environment } = task.config
+        yield* emit({
+          kind: "note",
+          text: `setup: ${task.id} on ${runtime.name}${runtime.isolated ? "" : " (no isolation)"}`,
+        })
+        yield* Effect.mapError(
+          prepare(task).pipe(
+            Effect.timeoutFail({
+              duration: Duration.seconds(environment.build_timeout_sec),
+              onTimeout: () => buildTimeout(task, environment.build_timeout_sec),
+            }),
+          ),
+          (error) => (error._tag === "SandboxError" ? sandboxFailure(error) : error),
+        )
+        const sandbox = yield* Effect.mapError(
+          runtime.open({
+            image: imageOf(task),
+            workdir: HARBOR_PATHS.workdir,
+            limits: { cpus: environment.cpus, memoryMb: environment.memory_mb, storageMb: environment.storage_mb },
+            labels: { runId: rolloutTask.runId, rolloutId: rolloutTask.rolloutId },
+          }),
+          sandboxFailure,
+        )
+        yield* Effect.mapError(
+          Effect.zipRight(
+            sandbox.exec(makeDirsLine([HARBOR_PATHS.agentLogs, HARBOR_PATHS.verifierLogs])),
+            sandbox.writeFile(`${HARBOR_PATHS.agentLogs}/instruction.md`, task.instruction),
+          ),
+          sandboxFailure,
+        )
+
+        // The agent's working time: its own timer, started after setup and stopped before grading.
+        const progress: AgentProgress = { turns: 0, messages: 0 }
+        yield* emit({
+          kind: "note",
+          text: `agent ${agent.name} starts (${Math.round(limits.agentTimeoutMs / 1000)} s)`,
+        })
+        const outcome: AgentOutcome = yield* agent.run({ task, sandbox, rollout: rolloutTask, limits, progress }).pipe(
+          Stream.mapEffect((event) =>
+            event._tag === "AgentStep" ? Effect.as(emit(event.record), null) : Effect.succeed(event),
+          ),
+          Stream.filter((event): event is Extract<typeof event, { _tag: "AgentDone" }> => event !== null),
+          Stream.runLast,
+          Effect.mapError(asRolloutFailure),
+          Effect.flatMap((last) =>
+            last._tag === "Some"
+              ? Effect.succeed<AgentOutcome>(last.value)
+              : Effect.fail(
+                  new SolverError({
+                    reason: "NoResult",
+                    retryable: false,
+                    message: `agent ${agent.name} ended without an outcome`,
+                  }),
+                ),
+          ),
+          Effect.timeoutTo({
+            duration: Duration.millis(limits.agentTimeoutMs),
+            onSuccess: (done): AgentOutcome => done,
+            onTimeout: (): AgentOutcome => ({ stop_reason: "max_time" as StopReason, ...progress }),
+          }),
+        )
+        yield* emit({ kind: "note", text: `agent ended: ${outcome.stop_reason} after ${outcome.turns} turns` })
+
+        // Only now may the tests exist in the sandbox: the agent never saw them.
+        yield* Effect.mapError(sandbox.copyIn(join(task.dir, "tests"), HARBOR_PATHS.tests), sandboxFailure)
+        const line = runScriptLine(`${HARBOR_PATHS.tests}/test.sh`)
+        const verified = yield* Effect.mapError(
+          sandbox.exec(line, { env: task.config.verifier.env, timeoutMs: limits.verifierTimeoutMs }),
+          sandboxFailure,
+        )
+        yield* emit(commandRecord("bash /tests/test.sh", verified))
+        if (verified.timedOut) {
+          return yield* verifierFailure(
+            `${task.id}: tests/test.sh did not finish within ${Math.round(limits.verifierTimeoutMs / 1000)} s`,
+          )
+        }
+        const [text, json] = yield* Effect.mapError(
+          Effect.all([
+            Effect.map(sandbox.readFile(`${HARBOR_PATHS.verifierLogs}/reward.txt`), textOf),
+            Effect.map(sandbox.readFile(`${HARBOR_PATHS.verifierLogs}/reward.json`), textOf),
+          ]),
+          sandboxFailure,
+        )
+        const reward = readReward(text, json)
+        if (reward === null) {
+          return yield* verifierFailure(
+            `${task.id}: tests/test.sh (exit ${verified.exitCode}) left no reward in /logs/verifier/reward.txt or reward.json`,
+          )
+        }
+        yield* emit({ kind: "note", text: `reward ${reward.reward}` })
+        return {
+          _tag: "Final",
+          score: reward.reward,
+          reward_mean: null,
+          outcome_score: null,
+          events_score: null,
+          verifier_score: reward.reward,
+          tokens: null,
+          cost_usd: null,
+          stop_reason: outcome.stop_reason,
+          turns: outcome.turns,
+          messages: outcome.messages,
+          details: {
+            task_id: task.id,
+            agent: agent.name,
+            rewards: reward.rewards,
+            verifier_exit_code: verified.exitCode,
+          },
+        } satisfies FinalResult
+      }),
+    )
+
+  const base = Solver.fromStream(`harbor:${agent.name}`, (rolloutTask) => {
+    let index = 0
+    return Stream.map(
+      emitting((emit: (record: StepRecord) => Effect.Effect<void>) => rollout(rolloutTask, emit)),
+      (event): Step | FinalResult =>
+        event._tag === "Item" ? { _tag: "Step", index: index++, record: event.item } : event.value,
+    )
+  })
+  // The solver enforces its own limits (build, agent and verifier timeouts): the runner adds no rollout timer.
+  return { ...base, enforcesTimeout: true }
+}
+
+const buildTimeout = (task: HarborTask, seconds: number) =>
+  new SolverError({
+    reason: "Sandbox",
+    retryable: true,
+    message: `${task.id}: the environment did not build within ${seconds} s`,
+  })
+
+/** The Harbor solver for a run's config, on the `SandboxRuntime` in context. */
+export const HarborTaskSolverLayer = (tasks: ReadonlyArray<HarborTask>, agent: Agent) =>
+  Layer.effect(
+    Solver,
+    Effect.map(SandboxRuntime, (runtime) => makeHarborTaskSolver({ tasks, agent, runtime })),
+  )
