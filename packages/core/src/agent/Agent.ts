@@ -44,6 +44,8 @@ export type AgentFailure = SandboxError | SolverError
  */
 export interface Agent {
   readonly name: string
+  /** False for `oracle`: a run of it needs no model endpoint and routes no calls. */
+  readonly usesModel: boolean
   readonly run: (ctx: AgentContext) => Stream.Stream<AgentEvent, AgentFailure>
 }
 

@@ -158,6 +158,7 @@ const runTool = (ctx: AgentContext, call: ToolCall, emit: (record: StepRecord) =
  */
 export const BuiltinAgent: Agent = {
   name: "builtin",
+  usesModel: true,
   run: (ctx) =>
     agentStream((emit) =>
       Effect.gen(function* () {

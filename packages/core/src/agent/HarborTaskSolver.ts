@@ -1,8 +1,8 @@
 import { join } from "node:path"
-import { Duration, Effect, Layer, Stream } from "effect"
+import { Duration, Effect, Stream } from "effect"
 import { isRecord } from "../internal/isRecord.js"
 import type { StopReason } from "../result/RolloutStep.js"
-import { type SandboxError, type SandboxImage, SandboxRuntime, type SandboxRuntimeService } from "../sandbox/Sandbox.js"
+import type { SandboxError, SandboxImage, SandboxRuntimeService } from "../sandbox/Sandbox.js"
 import {
   type FinalResult,
   type RolloutTask,
@@ -248,10 +248,3 @@ const buildTimeout = (task: HarborTask, seconds: number) =>
     retryable: true,
     message: `${task.id}: the environment did not build within ${seconds} s`,
   })
-
-/** The Harbor solver for a run's config, on the `SandboxRuntime` in context. */
-export const HarborTaskSolverLayer = (tasks: ReadonlyArray<HarborTask>, agent: Agent) =>
-  Layer.effect(
-    Solver,
-    Effect.map(SandboxRuntime, (runtime) => makeHarborTaskSolver({ tasks, agent, runtime })),
-  )

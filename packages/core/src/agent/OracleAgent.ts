@@ -10,6 +10,7 @@ import { runScriptLine } from "./internal/scriptLine.js"
  */
 export const OracleAgent: Agent = {
   name: "oracle",
+  usesModel: false,
   run: (ctx) =>
     agentStream((emit) =>
       Effect.gen(function* () {

@@ -69,20 +69,21 @@ const chatBody = (request: AgentRequest) => ({
 const responsesBody = (request: AgentRequest) => ({
   model: request.model,
   instructions: request.system,
-  input: request.turns.flatMap((turn): ReadonlyArray<Record<string, unknown>> =>
-    turn.role === "user"
-      ? [{ role: "user", content: turn.text }]
-      : turn.role === "assistant"
-        ? [
-            ...(turn.text === "" ? [] : [{ role: "assistant", content: turn.text }]),
-            ...turn.calls.map((call) => ({
-              type: "function_call",
-              call_id: call.id,
-              name: call.name,
-              arguments: call.arguments,
-            })),
-          ]
-        : [{ type: "function_call_output", call_id: turn.callId, output: turn.output }],
+  input: request.turns.flatMap(
+    (turn): ReadonlyArray<Record<string, unknown>> =>
+      turn.role === "user"
+        ? [{ role: "user", content: turn.text }]
+        : turn.role === "assistant"
+          ? [
+              ...(turn.text === "" ? [] : [{ role: "assistant", content: turn.text }]),
+              ...turn.calls.map((call) => ({
+                type: "function_call",
+                call_id: call.id,
+                name: call.name,
+                arguments: call.arguments,
+              })),
+            ]
+          : [{ type: "function_call_output", call_id: turn.callId, output: turn.output }],
   ),
   tools: request.tools.map((tool) => ({ type: "function", ...tool })),
 })
