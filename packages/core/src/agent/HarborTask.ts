@@ -28,17 +28,17 @@ export const HarborTaskConfig = Schema.Struct({
   // Harbor's 600 s (see AgentLimits).
   verifier: withDefault(
     Schema.Struct({
-      timeout_sec: Schema.optional(PositiveSeconds),
+      timeout_sec: Schema.optionalWith(PositiveSeconds, { exact: true }),
       env: withDefault(Schema.Record({ key: Schema.String, value: Schema.String }), () => ({})),
     }),
     () => ({ env: {} }),
   ),
-  agent: withDefault(Schema.Struct({ timeout_sec: Schema.optional(PositiveSeconds) }), () => ({})),
+  agent: withDefault(Schema.Struct({ timeout_sec: Schema.optionalWith(PositiveSeconds, { exact: true }) }), () => ({})),
   environment: withDefault(
     Schema.Struct({
       build_timeout_sec: withDefault(PositiveSeconds, () => 600),
       /** A prebuilt image to use instead of `environment/Dockerfile`. */
-      docker_image: Schema.optional(Schema.String),
+      docker_image: Schema.optionalWith(Schema.String, { exact: true }),
       cpus: withDefault(Positive("a positive number of cpus"), () => 1),
       memory_mb: withDefault(Positive("a positive number of MB"), () => 2048),
       storage_mb: withDefault(Positive("a positive number of MB"), () => 10240),

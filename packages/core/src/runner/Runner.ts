@@ -88,7 +88,13 @@ const okResult = (a: Attempt, final: FinalResult): EvalResult => {
     info: boundJson(final.info),
   }
   const traced = final.trace === undefined ? result : { ...result, trace: final.trace }
-  return withRetryLog(final.cluster === undefined ? traced : { ...traced, cluster: final.cluster }, a)
+  const clustered = final.cluster === undefined ? traced : { ...traced, cluster: final.cluster }
+  // An agent rollout's stop reason, turns and messages, as its solver reported them.
+  const agent =
+    final.stop_reason === undefined
+      ? clustered
+      : { ...clustered, stop_reason: final.stop_reason, turns: final.turns ?? 0, messages: final.messages ?? 0 }
+  return withRetryLog(agent, a)
 }
 
 const errorRow = (a: Attempt, error: RolloutFailure): EvalResult => ({
