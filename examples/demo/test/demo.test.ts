@@ -227,11 +227,18 @@ describe("the demo, end to end", () => {
       const recap = out.slice(out.indexOf("proctor demo: recap"))
       expect(recap).toMatch(/math +0\.\d+ ± 0\.\d+ \(95% CI/)
       expect(recap).toMatch(/intents +0\.\d+ ± 0\.\d+ \(95% CI/)
+      expect(recap).toMatch(/agents-oracle +1 /)
+      expect(recap).toMatch(/agents-builtin +0\.4 /)
       const runs = readdirSync(join(cwd, "runs")).sort()
-      expect(runs).toEqual([expect.stringMatching(/^demo-intents-\d{8}-\d{6}$/), expect.stringMatching(/^demo-math-/)])
+      expect(runs).toEqual([
+        expect.stringMatching(/^demo-agents-builtin-\d{8}-\d{6}$/),
+        expect.stringMatching(/^demo-agents-oracle-/),
+        expect.stringMatching(/^demo-intents-\d{8}-\d{6}$/),
+        expect.stringMatching(/^demo-math-/),
+      ])
       for (const run of runs) {
         const document = JSON.parse(readFileSync(join(cwd, "runs", run, "results.json"), "utf8"))
-        expect(document.results).toHaveLength(250)
+        expect(document.results).toHaveLength(run.startsWith("demo-agents-") ? 5 : 250)
       }
       const urls = [...out.matchAll(/^ {2}(?:baseline model|math task app|intents task app) +(http:\S+)/gm)].map(
         (m) => m[1]!,
