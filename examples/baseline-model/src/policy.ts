@@ -3,6 +3,7 @@ import { fnv1a } from "./hash.js"
 import { intentPolicy } from "./intentPolicy.js"
 import { mathPolicy } from "./mathPolicy.js"
 import { type ChatRequest, messageText } from "./openai.js"
+import { isShellAgent, shellPolicy } from "./shellPolicy.js"
 import { sumPolicy } from "./sumPolicy.js"
 
 const REPLIES = [
@@ -27,5 +28,12 @@ export const decide = (request: ChatRequest): Decision => {
   if (tools.size === 0 || request.tool_choice === "none") return sumPolicy(request) ?? plainReply(request)
   if (tools.has("calculator") && tools.has("submit_answer")) return mathPolicy(request) ?? plainReply(request)
   if (tools.has("classify_intent")) return intentPolicy(request)
+  if (isShellAgent(tools)) {
+    const first = request.messages.find((message) => message.role === "user")
+    const commandsRun = request.messages
+      .flatMap((message) => message.tool_calls ?? [])
+      .filter((call) => call.function.name === "bash").length
+    return shellPolicy({ instruction: first === undefined ? "" : messageText(first), commandsRun })
+  }
   return plainReply(request)
 }

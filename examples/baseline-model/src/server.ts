@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net"
 import { setTimeout as sleep } from "node:timers/promises"
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify"
+import { type AgentApi, answerAgentApi } from "./agentApis.js"
 import { complete, completionBody } from "./completion.js"
 import { openAIError, parseChatRequest } from "./openai.js"
 import { decide } from "./policy.js"
@@ -65,7 +66,25 @@ const buildApp = (options: BaselineModelOptions): FastifyInstance => {
 
   // Clients put correlation ids in the path (`/{cid}/v1/chat/completions`), so match on the suffix.
   app.post("/*", async (request, reply) => {
-    if (!pathOf(request).endsWith("/chat/completions")) return unknownUrl(request, reply)
+    const path = pathOf(request)
+    const agentApi: AgentApi | null = path.endsWith("/responses")
+      ? "responses"
+      : path.endsWith("/messages")
+        ? "messages"
+        : null
+    if (agentApi !== null) {
+      const answer = answerAgentApi(agentApi, typeof request.body === "string" ? request.body : "", modelName)
+      const latency = latencyFor(request, options.latencyMs ?? 0)
+      if (latency > 0) await sleep(latency)
+      if ("error" in answer) return reply.code(answer.error.status).send(answer.error.body)
+      if ("json" in answer) return answer.json
+      reply.hijack()
+      reply.raw.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" })
+      for (const event of answer.events) reply.raw.write(event)
+      reply.raw.end()
+      return reply
+    }
+    if (!path.endsWith("/chat/completions")) return unknownUrl(request, reply)
     const parsed = parseChatRequest(typeof request.body === "string" ? request.body : "")
     if ("error" in parsed) return reply.code(parsed.error.status).send(parsed.error.body)
     const chat = parsed.request
@@ -87,7 +106,10 @@ const buildApp = (options: BaselineModelOptions): FastifyInstance => {
   return app
 }
 
-/** An OpenAI-compatible chat-completions server driven by deterministic task heuristics. */
+/**
+ * An OpenAI-compatible chat-completions server driven by deterministic task heuristics; it also answers the
+ * Responses API and Anthropic's messages API for tool-calling agents (see agentApis.ts).
+ */
 export const createBaselineModel = (options: BaselineModelOptions = {}): BaselineModel => ({
   listen: async ({ port = 0, host = "127.0.0.1" } = {}) => {
     const app = buildApp(options)

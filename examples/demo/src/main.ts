@@ -21,6 +21,10 @@ const SEEDS = { from: 0, to: 249 }
 const CONCURRENCY = 16
 const APPS = ["math", "intents"] as const
 type AppName = (typeof APPS)[number]
+/** Agent evals on the example Harbor tasks, on the local runtime (no isolation, no Docker: quick and offline). */
+const AGENTS = ["oracle", "builtin"] as const
+const AGENT_TASKS = fileURLToPath(new URL("../../tasks", import.meta.url))
+const AGENT_MAX_TURNS = 5
 
 const CLI_EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const
 
@@ -85,7 +89,7 @@ const timestamp = (d: Date): string => {
 }
 
 /** `runs/demo-<app>-<timestamp>`, with a suffix should a demo started in the same second have taken it. */
-const freshRunDir = (app: AppName, stamp: string): string => {
+const freshRunDir = (app: string, stamp: string): string => {
   const base = join("runs", `demo-${app}-${stamp}`)
   let dir = base
   for (let n = 2; existsSync(dir); n++) dir = `${base}-${n}`
@@ -253,6 +257,54 @@ const main = async (): Promise<number> => {
       outcomes.push({ app, runDir, wallSeconds, failure, interrupted, summary })
     }
 
+    // The agent evals: the oracle (scores 1.0 on every task), then the builtin agent on the model.
+    for (const agent of AGENTS) {
+      if (abort.signal.aborted || signals > 0) break
+      if (agent === "builtin" && model.kind !== "baseline") {
+        say("\n━━ agents: the builtin agent runs on the baseline model only in the demo ━━")
+        continue
+      }
+      const name = `agents-${agent}`
+      const runDir = freshRunDir(name, stamp)
+      runDirs.push(runDir)
+      const outputJson = join(runDir, "results.json")
+      say(`\n━━ ${name}: the example Harbor tasks · agent ${agent} · sandbox local (no isolation) ━━`)
+      const t0 = performance.now()
+      const modelArgs =
+        agent === "builtin"
+          ? ["--model", model.name, "--inference-url", inferenceUrl, "--max-turns", String(AGENT_MAX_TURNS)]
+          : []
+      const child = children.spawn({
+        name: `proctor eval ${name}`,
+        script: cli,
+        args: [
+          "eval",
+          "--tasks",
+          AGENT_TASKS,
+          "--agent",
+          agent,
+          "--sandbox",
+          "local",
+          ...modelArgs,
+          "--run-dir",
+          runDir,
+          "--output-json",
+          outputJson,
+          ...(agent === "builtin" ? ["--pricing", BASELINE_PRICING] : []),
+        ],
+        env,
+        output: "inherit",
+      })
+      runningEval = child
+      const exit = await runToExit(child).finally(() => {
+        runningEval = undefined
+      })
+      const summary = readSummary(outputJson)
+      const interrupted = exit.code === CLI_EXIT.interrupted || (signals > 0 && exit.code !== CLI_EXIT.ok)
+      const failure = interrupted ? undefined : failureOf(exit, summary, outputJson)
+      outcomes.push({ app: name, runDir, wallSeconds: (performance.now() - t0) / 1000, failure, interrupted, summary })
+    }
+
     process.stdout.write(
       formatRecap({
         model: modelLabel,
@@ -262,9 +314,8 @@ const main = async (): Promise<number> => {
       }),
     )
     if (outcomes.some((o) => o.interrupted) || signals > 0) return CLI_EXIT.interrupted
-    return outcomes.length === APPS.length && outcomes.every((o) => o.failure === undefined)
-      ? CLI_EXIT.ok
-      : CLI_EXIT.failed
+    const planned = APPS.length + (model.kind === "baseline" ? AGENTS.length : AGENTS.length - 1)
+    return outcomes.length === planned && outcomes.every((o) => o.failure === undefined) ? CLI_EXIT.ok : CLI_EXIT.failed
   } finally {
     abort.abort()
     await children.stopAll()

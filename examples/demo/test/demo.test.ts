@@ -210,7 +210,7 @@ describe("formatRecap", () => {
 })
 
 describe("the demo, end to end", () => {
-  it("runs both evals offline, exits 0 and leaves no server behind", async () => {
+  it("runs the task-app and agent evals offline, exits 0 and leaves no server behind", async () => {
     const cwd = mkdtempSync(join(tmpdir(), "proctor-demo-e2e-"))
     try {
       const main = fileURLToPath(new URL("../dist/main.js", import.meta.url))
@@ -227,11 +227,18 @@ describe("the demo, end to end", () => {
       const recap = out.slice(out.indexOf("proctor demo: recap"))
       expect(recap).toMatch(/math +0\.\d+ ± 0\.\d+ \(95% CI/)
       expect(recap).toMatch(/intents +0\.\d+ ± 0\.\d+ \(95% CI/)
+      expect(recap).toMatch(/agents-oracle +1 ± 0 \(95% CI 1–1, n=5\)/)
+      expect(recap).toMatch(/agents-builtin +0\.40 ± \S+ \(95% CI \S+, n=5\)/)
       const runs = readdirSync(join(cwd, "runs")).sort()
-      expect(runs).toEqual([expect.stringMatching(/^demo-intents-\d{8}-\d{6}$/), expect.stringMatching(/^demo-math-/)])
+      expect(runs).toEqual([
+        expect.stringMatching(/^demo-agents-builtin-\d{8}-\d{6}$/),
+        expect.stringMatching(/^demo-agents-oracle-/),
+        expect.stringMatching(/^demo-intents-\d{8}-\d{6}$/),
+        expect.stringMatching(/^demo-math-/),
+      ])
       for (const run of runs) {
         const document = JSON.parse(readFileSync(join(cwd, "runs", run, "results.json"), "utf8"))
-        expect(document.results).toHaveLength(250)
+        expect(document.results).toHaveLength(run.startsWith("demo-agents-") ? 5 : 250)
       }
       const urls = [...out.matchAll(/^ {2}(?:baseline model|math task app|intents task app) +(http:\S+)/gm)].map(
         (m) => m[1]!,

@@ -1,6 +1,13 @@
 // The pipeline, stage by stage: config → plan → task app → solver → runner → store → events → summary,
 // assembled by eval/ (`proctor eval`'s run and the `evaluate()` Promise API).
 
+export * from "./agent/Agent.js"
+export * from "./agent/AgentLimits.js"
+export * from "./agent/BuiltinAgent.js"
+export * from "./agent/HarborRun.js"
+export * from "./agent/HarborTask.js"
+export * from "./agent/HarborTaskSolver.js"
+export * from "./agent/OracleAgent.js"
 export * from "./config/ConfigError.js"
 export * from "./config/ConfigKeyDoc.js"
 export * from "./config/EvalRunConfig.js"
@@ -28,6 +35,7 @@ export * from "./result/RolloutStep.js"
 export * from "./runner/Backoff.js"
 export * from "./runner/RunControl.js"
 export * from "./runner/Runner.js"
+export * from "./sandbox/LocalRuntime.js"
 export * from "./sandbox/Sandbox.js"
 export * from "./solver/HttpTaskAppSolver.js"
 export * from "./solver/InterceptedSolver.js"

@@ -31,6 +31,7 @@ import { proctorCommand } from "../invocation.js"
 import { modelRateLimitsOf } from "../modelRateLimits.js"
 import { ProgressDisplay } from "../ProgressDisplay.js"
 import { printResults } from "../printResults.js"
+import { agentRunOf, usesModel } from "./agentRun.js"
 import { startEvalViewer } from "./evalView.js"
 import { checkRepairFlag, repairHint, resumeRun } from "./resumeRun.js"
 
@@ -77,6 +78,15 @@ export interface EvalCommandOptions {
   readonly verifierTimeout?: string
   /** Serve the viewer of the run as it goes (see commands/evalView.ts). */
   readonly view?: boolean
+  /** Agent runs: Harbor-format tasks, the agent, its sandbox runtime and limits (see agentRun.ts). */
+  readonly tasks?: string
+  readonly agent?: string
+  readonly sandbox?: string
+  readonly maxTurns?: string
+  readonly maxTokens?: string
+  readonly maxCost?: string
+  readonly agentTimeout?: string
+  readonly verifierTimeout?: string
 }
 
 const definedOnly = (flags: Record<string, string | boolean | undefined>): EvalFlags =>
@@ -161,6 +171,9 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
       return_trace: options.returnTrace,
       traces_dir: options.tracesDir,
       max_response_bytes: options.maxResponseBytes,
+      tasks: options.tasks,
+      agent: options.agent,
+      sandbox: options.sandbox,
       max_turns: options.maxTurns,
       max_tokens: options.maxTokens,
       max_cost: options.maxCost,
@@ -187,15 +200,16 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
       return yield* backendEval({ loaded, failUnder, options, io })
     }
     // A direct run whose policy has no model to call would fail every rollout the same way: say it once.
-    if (loaded !== null && options.intercept !== false && loaded.config.policy_config.inference_url === undefined) {
-      return yield* noModelEndpoint()
+    const needsModel = loaded === null || usesModel(loaded.config)
+    if (needsModel && options.intercept !== false && loaded?.config.policy_config.inference_url === undefined) {
+      if (loaded !== null) return yield* noModelEndpoint()
     }
     const source = loaded ?? (yield* openResume(resumeDir ?? "", options, flags, io))
     if (loaded === null) for (const warning of source.warnings) io.stderr.write(`warning: ${warning}\n`)
     const { config: runConfig, env } = source
     const modelRateLimits = yield* modelRateLimitsOf(options.modelRateLimit, env)
 
-    const health = yield* preflight(runConfig)
+    const health = runConfig.tasks === undefined ? yield* preflight(runConfig) : Either.right(null)
     if (Either.isLeft(health)) {
       const error = health.left
       if (error.reason === "Unauthorized") {
@@ -218,21 +232,26 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
     const uninstall = installSignalHandlers(control, graceMs)
     const outcome: RunOutcome = yield* Effect.scoped(
       Effect.gen(function* () {
+        // An agent run says first which sandbox runtime it uses (and that `local` isolates nothing).
+        const agentRun = runConfig.tasks === undefined ? null : yield* agentRunOf(runConfig)
+        if (agentRun !== null) io.stderr.write(`${agentRun.line}\n`)
         const interception = yield* embeddedInterception(runConfig, env, {
-          enabled: options.intercept !== false,
+          enabled: options.intercept !== false && usesModel(runConfig),
           pricingOverrides,
           modelRateLimits,
         })
-        io.stderr.write(`${modelKeyLine(runConfig, env, interception?.url ?? null)}\n`)
+        if (usesModel(runConfig)) io.stderr.write(`${modelKeyLine(runConfig, env, interception?.url ?? null)}\n`)
+        const solving = agentRun === null ? {} : { solver: agentRun.solver, taskIdOf: agentRun.taskIdOf }
         return yield* withRunEvents(onEvent, (events) =>
           "run" in source
-            ? continueEvalRun(source.run, { control, events, interception })
+            ? continueEvalRun(source.run, { control, events, interception, ...solving })
             : startEvalRun({
                 config: runConfig,
                 runDir: options.runDir ?? loaded?.runDir,
                 control,
                 events,
                 interception,
+                ...solving,
               }),
         )
       }),
@@ -267,6 +286,11 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
   }).pipe(
     Effect.scoped,
     Effect.catchTags({
+      SandboxError: (error) =>
+        Effect.sync(() => {
+          io.stderr.write(`proctor eval: sandbox: ${error.message}\n`)
+          return ExitCode.Failed
+        }),
       ConfigError: (error) =>
         Effect.sync(() => {
           io.stderr.write(`proctor eval: ${error.message}\n`)

@@ -6,7 +6,7 @@ import type { RunCommand } from "./RunCommand.js"
 export const registerEvalCommand = (program: Command, run: RunCommand): void => {
   program
     .command("eval")
-    .description("run one rollout per seed and attempt against a task app")
+    .description("run one rollout per seed and attempt against a task app, or an agent on Harbor-format tasks")
     .argument("[app_id]", "task app id (synth-ai's APP_ID)")
     .option("--config <path>", "eval TOML ([eval] table, synth-ai schema)")
     .option("--url <url>", "task app base URL")
@@ -48,11 +48,15 @@ export const registerEvalCommand = (program: Command, run: RunCommand): void => 
       collectSpec,
     )
     .option("--max-response-bytes <n>", "refuse task-app answers longer than this (default 16 MiB)")
-    .option("--max-turns <n>", "agents: most model turns per rollout (stop_reason max_turns)")
-    .option("--max-tokens <n>", "agents: most tokens per rollout, enforced by the interceptor (stop_reason max_tokens)")
-    .option("--max-cost <usd>", "agents: most USD per rollout, enforced by the interceptor (stop_reason max_cost)")
-    .option("--agent-timeout <seconds>", "agents: working time per rollout, sandbox start and grading excluded")
-    .option("--verifier-timeout <seconds>", "agents: how long grading may take")
+    // agent runs (Harbor-format tasks in sandboxes)
+    .option("--tasks <dir>", "a directory of Harbor-format tasks (or one task): seeds are the tasks, in name order")
+    .option("--agent <name>", "the agent that carries out --tasks: oracle (solution/solve.sh) or builtin (on --model)")
+    .option("--sandbox <runtime>", "where each rollout's sandbox runs: docker (default), bwrap, local (no isolation)")
+    .option("--max-turns <n>", "most model turns of an agent's rollout (default 100)")
+    .option("--max-tokens <n>", "most tokens one rollout's model calls may use")
+    .option("--max-cost <usd>", "most USD one rollout's model calls may cost")
+    .option("--agent-timeout <seconds>", "the agent's working time per rollout (a task's [agent] timeout_sec wins)")
+    .option("--verifier-timeout <seconds>", "the tests' time per rollout (a task's [verifier] timeout_sec wins)")
     .option("--view", "serve the viewer of this run on loopback as it goes (URL on stderr; it stays until Ctrl-C)")
     // job server mode (src/backend): run this eval as a job on a proctor or synth-ai job server
     .option("--backend <url>", "run on this job server (or PROCTOR_BACKEND_URL; key from PROCTOR_API_KEY)")

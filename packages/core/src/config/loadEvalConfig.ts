@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises"
 import { Effect, Either, ParseResult, Redacted, Schema } from "effect"
 import { parse as parseToml, TomlError } from "smol-toml"
+import { harborTaskSeeds } from "../agent/HarborRun.js"
 import { knownProviders, PROVIDERS, resolveModelEndpoint } from "../interceptor/ModelEndpoint.js"
 import { formatParseIssues, renderPath } from "../internal/formatIssues.js"
 import { ConfigError } from "./ConfigError.js"
@@ -56,6 +57,10 @@ export const EvalFlags = Schema.Struct({
   provider: flag(ProviderFlag),
   strict: flag(Schema.Boolean),
   max_response_bytes: flag(PositiveIntFlag),
+  // Agent runs (Harbor-format tasks)
+  tasks: flag(Schema.String),
+  agent: flag(Schema.String),
+  sandbox: flag(Schema.String),
   max_turns: flag(PositiveIntFlag),
   max_tokens: flag(PositiveIntFlag),
   max_cost: flag(UsdFlag),
@@ -223,6 +228,22 @@ const limitsOf = (merged: EvalTomlSection) => {
 
 const stringOrUndefined = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined)
 
+/** Stands where a task app's URL would in an agent run's config: `harbor:` and the tasks' directory. */
+export const HARBOR_URL_PREFIX = "harbor:"
+
+/** The agent-run keys a config holds only when they were given (task-app runs record none of them). */
+const agentKeys = (merged: EvalTomlSection) => {
+  const keys = {
+    tasks: merged.tasks,
+    agent: merged.agent,
+    sandbox: merged.sandbox ?? (merged.tasks === undefined ? undefined : ("docker" as const)),
+  }
+  return Object.fromEntries(Object.entries(keys).filter(([, value]) => value !== undefined)) as Pick<
+    EvalRunConfig,
+    keyof typeof keys
+  >
+}
+
 /**
  * Resolves an eval run from its sources. Precedence: flags, then the config file, then the environment
  * (`ENVIRONMENT_API_KEY`; `OPENAI_BASE_URL` for the model endpoint), then proctor's defaults. `warnings`
@@ -247,14 +268,17 @@ export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: Ev
     })
   }
 
-  const url = merged.url ?? merged.task_app_url
+  // An agent run's "task app" is its directory of Harbor tasks, and its seeds are the tasks' indices.
+  const url = merged.tasks === undefined ? (merged.url ?? merged.task_app_url) : `${HARBOR_URL_PREFIX}${merged.tasks}`
   if (url === undefined) return yield* missing("task app URL", ["url", "task_app_url"])
-  if (merged.seeds === undefined) return yield* missing("seeds", ["seeds"])
+  if (merged.tasks !== undefined && merged.agent === undefined) return yield* missing("agent", ["agent"])
+  const seeds = merged.seeds ?? (merged.tasks === undefined ? undefined : yield* harborTaskSeeds(merged.tasks))
+  if (seeds === undefined) return yield* missing("seeds", ["seeds"])
   const attempts = merged.attempts ?? defaults.attempts
-  if (merged.seeds.length * attempts > MAX_ROLLOUTS) {
+  if (seeds.length * attempts > MAX_ROLLOUTS) {
     return yield* new ConfigError({
       reason: "InvalidValue",
-      message: `${merged.seeds.length} seeds × ${attempts} attempts is ${merged.seeds.length * attempts} rollouts: a run plans at most ${MAX_ROLLOUTS} (fewer --seeds or --attempts)`,
+      message: `${seeds.length} seeds × ${attempts} attempts is ${seeds.length * attempts} rollouts: a run plans at most ${MAX_ROLLOUTS} (fewer --seeds or --attempts)`,
     })
   }
   const apiKey = merged.task_app_api_key ?? env.ENVIRONMENT_API_KEY
@@ -275,7 +299,7 @@ export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: Ev
     task_app_url: url,
     task_app_api_key: apiKey === undefined || apiKey === "" ? null : Redacted.make(apiKey),
     env_name: merged.env_name ?? null,
-    seeds: merged.seeds,
+    seeds,
     attempts,
     concurrency: merged.concurrency ?? defaults.concurrency,
     timeout_s: merged.timeout ?? defaults.timeout_s,
@@ -291,6 +315,7 @@ export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: Ev
     pass_threshold: merged.pass_threshold ?? defaults.pass_threshold,
     ...(merged.cluster_by === undefined ? {} : { cluster_by: merged.cluster_by }),
     max_response_bytes: merged.max_response_bytes ?? defaults.max_response_bytes,
+    ...agentKeys(merged),
     ...limitsOf(merged),
   }
   return {

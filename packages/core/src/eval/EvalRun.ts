@@ -38,6 +38,8 @@ export interface EvalRunOptions {
   readonly solver?: Layer.Layer<Solver> | undefined
   /** Route the policy's model calls through this interceptor to `upstream` (tokens, cost, traces). */
   readonly interception?: Omit<InterceptionOptions, "recordCalls"> | undefined
+  /** A result's `task_id` from its seed (agent runs: the task directory's name). */
+  readonly taskIdOf?: ((seed: number) => string | number) | undefined
 }
 
 /** The HTTP solver with a keep-alive pool sized to the run's concurrency and the run's deadline. */
@@ -76,9 +78,13 @@ const execute = (runId: string, dir: string, options: EvalRunOptions) => {
   const solver = options.solver ?? taskAppSolverLayer(options.config)
   const solverWithInterception =
     options.interception === undefined ? solver : interceptedLayer(options.interception).pipe(Layer.provide(solver))
-  return runRollouts({ runId, config: options.config, control: options.control, events: options.events }).pipe(
-    Effect.provide(solverWithInterception.pipe(Layer.provideMerge(RunDirectoryStoreLayer(dir, options.config)))),
-  )
+  return runRollouts({
+    runId,
+    config: options.config,
+    control: options.control,
+    events: options.events,
+    taskIdOf: options.taskIdOf,
+  }).pipe(Effect.provide(solverWithInterception.pipe(Layer.provideMerge(RunDirectoryStoreLayer(dir, options.config)))))
 }
 
 /** Starts a new run in a fresh run directory. */

@@ -67,25 +67,26 @@ export interface FinalResult extends RolloutOutcome {
 
 /** A failure inside an in-process solver. `retryable` marks system errors (nanoeval's rule). */
 export class SolverError extends Schema.TaggedError<SolverError>()("SolverError", {
-  reason: Schema.Literal("Failed", "Timeout", "NoResult", "NoScore", "VerifierTimeout"),
+  /** `Verifier`: the task's tests left no reward or ran past their time (not retried). */
+  reason: Schema.Literal("Failed", "Timeout", "NoResult", "NoScore", "Verifier"),
   message: Schema.String,
   retryable: Schema.Boolean,
   retryAfterMs: Schema.optional(Schema.Number),
 }) {
   get kind(): ErrorKind {
-    switch (this.reason) {
-      case "Timeout":
-        return "timeout"
-      case "NoScore":
-        return "no_score"
-      case "VerifierTimeout":
-        return "verifier"
-      default:
-        return "solver"
-    }
+    return SOLVER_ERROR_KINDS[this.reason]
   }
 }
 
+const SOLVER_ERROR_KINDS: Readonly<Record<SolverError["reason"], ErrorKind>> = {
+  Failed: "solver",
+  NoResult: "solver",
+  Timeout: "timeout",
+  NoScore: "no_score",
+  Verifier: "verifier",
+}
+
+/** `SandboxError` is a failure of its own: kind `sandbox`, retried unless the runtime is unavailable. */
 export type RolloutFailure = TaskAppError | SolverError | ModelCallsFailed | SandboxError
 
 export interface SolverService {

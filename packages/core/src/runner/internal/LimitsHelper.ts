@@ -151,7 +151,7 @@ export class LimitsHelper implements RolloutLimits {
               Effect.sleep(seconds * 1000),
               Effect.fail(
                 new SolverError({
-                  reason: "VerifierTimeout",
+                  reason: "Verifier",
                   retryable: false,
                   message: `grading took longer than verifier_timeout (${seconds} s)`,
                 }),

@@ -1,0 +1,2 @@
+#!/bin/sh
+echo found > secret-answer.txt

@@ -1,0 +1,18 @@
+import { AGENTS, type EvalRunConfig, harborRun, runtimeLine } from "@proctor/core"
+import { Effect } from "effect"
+import { sandboxRuntimeOf } from "../sandboxRuntime.js"
+
+/**
+ * True unless the run is an agent run whose agent calls no model (`oracle`). An unknown agent asks for no model
+ * either: `agentRunOf` names the agents there are instead.
+ */
+export const usesModel = (config: EvalRunConfig): boolean =>
+  config.tasks === undefined || (AGENTS[config.agent ?? ""]?.usesModel ?? false)
+
+/** An agent run's runtime (for the run's scope), its solver and task ids, and the line that names the runtime. */
+export const agentRunOf = (config: EvalRunConfig) =>
+  Effect.gen(function* () {
+    const runtime = yield* sandboxRuntimeOf(config.sandbox ?? "docker")
+    const run = yield* harborRun(config, runtime)
+    return { ...run, line: runtimeLine(runtime) }
+  })

@@ -1,0 +1,69 @@
+import { Effect, Either, Layer } from "effect"
+import { ConfigError } from "../config/ConfigError.js"
+import type { EvalRunConfig } from "../config/EvalRunConfig.js"
+import type { SandboxRuntimeService } from "../sandbox/Sandbox.js"
+import { Solver } from "../solver/Solver.js"
+import type { Agent } from "./Agent.js"
+import { BuiltinAgent } from "./BuiltinAgent.js"
+import { type HarborTask, listHarborTaskDirs, loadHarborTasks } from "./HarborTask.js"
+import { makeHarborTaskSolver } from "./HarborTaskSolver.js"
+import { OracleAgent } from "./OracleAgent.js"
+
+/** The agents `--agent` names. Command-line agents (Codex, Claude Code) join this table. */
+export const AGENTS: Readonly<Record<string, Agent>> = { oracle: OracleAgent, builtin: BuiltinAgent }
+
+export const agentNamed = (name: string): Either.Either<Agent, ConfigError> => {
+  const agent = AGENTS[name]
+  return agent === undefined
+    ? Either.left(
+        new ConfigError({
+          reason: "InvalidValue",
+          message: `agent: expected one of ${Object.keys(AGENTS).join(", ")}, got ${JSON.stringify(name)}`,
+        }),
+      )
+    : Either.right(agent)
+}
+
+/** Seeds of a Harbor run: one per task directory, its index in name order. */
+export const harborTaskSeeds = (tasksPath: string): Either.Either<ReadonlyArray<number>, ConfigError> =>
+  Either.mapBoth(listHarborTaskDirs(tasksPath), {
+    onLeft: (error) => new ConfigError({ reason: "InvalidValue", message: error.message }),
+    onRight: (dirs) => dirs.map((_, index) => index),
+  })
+
+/** The first line of an agent run: which runtime, and that `local` isolates nothing. */
+export const runtimeLine = (runtime: SandboxRuntimeService): string =>
+  runtime.isolated
+    ? `sandbox: ${runtime.name}`
+    : `sandbox: ${runtime.name} — no isolation: the agent's commands run as this user on this machine`
+
+export interface HarborRun {
+  readonly tasks: ReadonlyArray<HarborTask>
+  readonly solver: Layer.Layer<Solver>
+  /** A result's `task_id`: its task directory's name. */
+  readonly taskIdOf: (seed: number) => string
+}
+
+/** What a run of `config.tasks` needs: its tasks (read and checked up front), its agent, and its solver. */
+export const harborRun = Effect.fn("HarborRun.make")(function* (config: EvalRunConfig, runtime: SandboxRuntimeService) {
+  if (config.tasks === undefined) {
+    return yield* new ConfigError({ reason: "Missing", message: "no tasks: set eval.tasks or pass --tasks" })
+  }
+  const agent = yield* agentNamed(config.agent ?? "")
+  const tasks = yield* Effect.mapError(
+    loadHarborTasks(config.tasks),
+    (error) => new ConfigError({ reason: "InvalidValue", message: error.message }),
+  )
+  const outOfRange = config.seeds.find((seed) => seed < 0 || seed >= tasks.length)
+  if (outOfRange !== undefined) {
+    return yield* new ConfigError({
+      reason: "InvalidValue",
+      message: `seeds: ${outOfRange} names no task: ${config.tasks} holds ${tasks.length} (seeds 0-${tasks.length - 1})`,
+    })
+  }
+  return {
+    tasks,
+    solver: Layer.succeed(Solver, makeHarborTaskSolver({ tasks, agent, runtime })),
+    taskIdOf: (seed: number) => tasks[seed]?.id ?? String(seed),
+  } satisfies HarborRun
+})
