@@ -71,11 +71,6 @@ export interface EvalCommandOptions {
   /** Job server mode: see src/backend/backendEval.ts. */
   readonly backend?: string
   readonly maxResponseBytes?: string
-  readonly maxTurns?: string
-  readonly maxTokens?: string
-  readonly maxCost?: string
-  readonly agentTimeout?: string
-  readonly verifierTimeout?: string
   /** Serve the viewer of the run as it goes (see commands/evalView.ts). */
   readonly view?: boolean
   /** Agent runs: Harbor-format tasks, the agent, its sandbox runtime and limits (see agentRun.ts). */
