@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { cgroupPids, removeCgroups } from "./cgroups.js"
-import { killProcessTree, processStartTime } from "./processTree.js"
+import { processStartTime } from "./processTree.js"
 
 /**
  * Where bubblewrap sandboxes are written down while they live, one directory per sandbox under its run
@@ -38,23 +38,32 @@ const readRecord = (dir: string): BwrapRecord | null => {
 }
 
 const killIfSame = (pid: number, start: string | null): void => {
-  if (pid > 0 && start !== null && processStartTime(pid) === start) killProcessTree(pid)
+  if (pid > 0 && start !== null && processStartTime(pid) === start) kill(pid)
+}
+
+const kill = (pid: number): void => {
+  try {
+    process.kill(pid, "SIGKILL")
+  } catch {
+    // Already gone.
+  }
 }
 
 /**
- * Ends everything of one sandbox: its processes (the sandbox's first process takes its whole pid namespace with
- * it), whatever else sits in its cgroups, the cgroups, and its directory.
+ * Ends everything of one sandbox: its processes (the sandbox's first process is its pid namespace's init, and the
+ * kernel kills every process of the namespace with it), whatever else sits in its cgroups (the nsenter and sh
+ * that started commands, outside the namespace), the cgroups, and its directory.
  */
 export const destroySandbox = async (dir: string, record: BwrapRecord | null = readRecord(dir)): Promise<void> => {
   if (record !== null) {
     killIfSame(record.childPid, record.childStart)
     killIfSame(record.bwrapPid, record.bwrapStart)
     // A cgroup can only be removed once its last process is gone (reaped by its parent); wait for that.
-    for (let attempt = 0; attempt < 400; attempt++) {
+    for (let attempt = 0; attempt < 2000; attempt++) {
       const left = cgroupPids(record.cgroups)
       if (left.length === 0) break
-      for (const pid of left) killProcessTree(pid)
-      await new Promise((resolve) => setTimeout(resolve, 5))
+      for (const pid of left) kill(pid)
+      await new Promise((resolve) => setTimeout(resolve, 1))
     }
     removeCgroups(record.cgroups)
   }
