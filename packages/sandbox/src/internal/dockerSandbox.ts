@@ -172,7 +172,11 @@ const makeDockerHandle = (docker: DockerApi, id: string, workdir: string): Sandb
     yield* dockerCall("CopyFailed", `copying ${hostPath} into the sandbox at ${target}`, async (signal) => {
       const isDirectory = (await stat(hostPath)).isDirectory()
       const tar = packHostPath(hostPath, target.slice(1), isDirectory)
-      await Promise.all([putArchive(docker, id, tar.stdout, signal), tar.done])
+      // A refused upload leaves tar blocked on a full pipe: it goes with the failure.
+      await Promise.all([putArchive(docker, id, tar.stdout, signal), tar.done]).catch((cause) => {
+        tar.kill()
+        throw cause
+      })
     })
   })
 
