@@ -16,7 +16,7 @@ const dist = new URL("./dist/", import.meta.url)
 /**
  * proctor's core uses one thing of undici, `Pool`, but undici's index (CommonJS, so not tree-shaken) loads and
  * runs all of it: fetch, web streams, WebSocket, the mock agent, caches (~300 KB more to compile at start-up).
- * Core's `import { Pool } from "undici"` gets the modules that define `Pool` and its request API instead. undici
+ * Core's (and the sandbox package's) `import { Pool } from "undici"` gets the modules that define `Pool` and its request API instead. undici
  * is pinned by the workspace catalog; a version without these files fails this build, loudly.
  *
  * Nor its HTTP/2 client: undici's Client loads it, and with it node:http2 (and node:tls), on construction of
@@ -28,7 +28,7 @@ const undiciPoolOnly = {
   name: "undici-pool-only",
   setup(build) {
     build.onResolve({ filter: /^undici$/ }, (args) =>
-      args.importer.includes("/packages/core/src/")
+      args.importer.includes("/packages/core/src/") || args.importer.includes("/packages/sandbox/src/")
         ? { path: args.importer, namespace: "undici-pool-only" }
         : undefined,
     )

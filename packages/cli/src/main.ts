@@ -9,6 +9,7 @@ import { registerJobsCommands } from "./program/jobs.js"
 import { registerKeysCommands } from "./program/keys.js"
 import type { RunCommand } from "./program/RunCommand.js"
 import { registerReportCommand } from "./program/report.js"
+import { registerSandboxCommands } from "./program/sandbox.js"
 import { registerServeCommand } from "./program/serve.js"
 import { registerTaskAppCommands } from "./program/taskApp.js"
 import { registerViewCommand } from "./program/view.js"
@@ -64,6 +65,7 @@ export const createProgram = (run: RunCommand): Command => {
   registerWorkerCommand(program, run)
   registerKeysCommands(program, run)
   registerReportCommand(program, run)
+  registerSandboxCommands(program, run)
   return program
 }
 

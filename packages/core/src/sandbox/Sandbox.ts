@@ -70,11 +70,21 @@ export interface SandboxLimits {
   readonly storageMb?: number | undefined
 }
 
+/** What a sandbox gets when its spec leaves a limit out: enough for a task, too little to take the machine down. */
+export const DEFAULT_SANDBOX_LIMITS = { memoryMb: 2048, pids: 1024 } as const
+
 export interface SandboxSpec {
   readonly image: SandboxImage
   /** The working directory (created when missing); default `/app` in a container, a fresh temp dir otherwise. */
   readonly workdir?: string | undefined
   readonly env?: Readonly<Record<string, string>> | undefined
+  /**
+   * Writable directories at these absolute paths, created empty (Harbor's `/logs`, `/tests`). In a container
+   * they are plain directories; under bubblewrap, where the rest of the filesystem is the host's read-only,
+   * each is a fresh directory of the sandbox's own bound there.
+   */
+  readonly mounts?: ReadonlyArray<string> | undefined
+  /** Unset limits take the runtime's defaults (`DEFAULT_SANDBOX_LIMITS`): memory and pids are always bounded. */
   readonly limits?: SandboxLimits | undefined
   /**
    * By default a sandbox has no network at all. With `interceptor`, `127.0.0.1:{port}` inside the sandbox

@@ -1,0 +1,49 @@
+import { spawnSync } from "node:child_process"
+import { SandboxError, SandboxRuntime, type SandboxRuntimeService, type SandboxSpec } from "@proctor/core"
+import { Effect, Layer } from "effect"
+import { defaultRegistryRoot, pruneRegistry } from "./internal/bwrapRegistry.js"
+import { openBwrapSandbox } from "./internal/bwrapSandbox.js"
+import { cgroupsAvailable } from "./internal/cgroups.js"
+
+export interface BwrapRuntimeOptions {
+  /** Where live sandboxes are recorded for `prune`; default `$TMPDIR/proctor-sandboxes`. */
+  readonly registryRoot?: string | undefined
+}
+
+/**
+ * Sandboxes as bubblewrap namespaces: the host's filesystem read-only (homes, /tmp and /run replaced by empty
+ * ones), a writable workdir and `mounts`, its own pid, network (loopback only), ipc and uts namespaces, limits by
+ * cgroups. Images are ignored: the filesystem is the host's.
+ */
+const make = (options: BwrapRuntimeOptions = {}): Effect.Effect<SandboxRuntimeService, SandboxError> =>
+  Effect.gen(function* () {
+    for (const tool of ["bwrap", "nsenter"]) {
+      const probe = spawnSync(tool, ["--version"], { stdio: "ignore" })
+      if (probe.error !== undefined || probe.status !== 0) {
+        return yield* new SandboxError({
+          reason: "Unavailable",
+          message: `${tool} is not installed or does not run (apt-get install bubblewrap util-linux)`,
+          cause: probe.error,
+        })
+      }
+    }
+    const config = { registryRoot: options.registryRoot ?? defaultRegistryRoot(), useCgroups: cgroupsAvailable() }
+    const service: SandboxRuntimeService = {
+      name: "bwrap",
+      isolated: true,
+      prepare: () => Effect.void,
+      open: Effect.fn("BwrapRuntime.open")(function* (spec: SandboxSpec) {
+        return yield* openBwrapSandbox(config, spec)
+      }),
+      prune: Effect.fn("BwrapRuntime.prune")(function* (runId?: string) {
+        return yield* Effect.promise(() => pruneRegistry(config.registryRoot, runId))
+      }),
+    }
+    return service
+  })
+
+export const BwrapRuntime = {
+  make,
+  layer: (options: BwrapRuntimeOptions = {}): Layer.Layer<SandboxRuntime, SandboxError> =>
+    Layer.effect(SandboxRuntime, make(options)),
+} as const

@@ -1,0 +1,2 @@
+export * from "./BwrapRuntime.js"
+export * from "./DockerRuntime.js"

@@ -1,0 +1,332 @@
+import { spawn } from "node:child_process"
+import { lstatSync, readdirSync, readlinkSync } from "node:fs"
+import { cp, mkdir, readFile, readlink, rm, writeFile } from "node:fs/promises"
+import { constants } from "node:os"
+import { dirname, join } from "node:path"
+import {
+  type ExecOptions,
+  type ExecResult,
+  type SandboxCommand,
+  SandboxError,
+  type SandboxHandle,
+  type SandboxSpec,
+} from "@proctor/core"
+import { Effect } from "effect"
+import { type BwrapRecord, destroySandbox, sandboxDir, writeRecord } from "./bwrapRegistry.js"
+import { createSandboxCgroups } from "./cgroups.js"
+import { startInterceptorRelay } from "./interceptorRelay.js"
+import { DEFAULT_MAX_OUTPUT_BYTES, OutputCollector } from "./OutputCollector.js"
+import { killProcessTree, processAlive, processStartTime } from "./processTree.js"
+import { absoluteIn, argvOf, type EffectiveLimits, effectiveLimits, newSandboxId } from "./sandboxPaths.js"
+
+export interface BwrapConfig {
+  readonly registryRoot: string
+  /** cgroups enforce memory, pids and CPU; without them (not root, no cgroup v1) rlimits do what they can. */
+  readonly useCgroups: boolean
+}
+
+const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+const MIB = 1024 * 1024
+
+/** Host directories a sandbox never sees: the sandbox gets empty ones of its own there (homes hold credentials). */
+const HIDDEN = new Set(["proc", "dev", "tmp", "run", "root", "home", "sys"])
+
+/** The host's root read-only, entry by entry: bwrap can then make mount points (`/app`, `/logs`) in its own root. */
+const hostRootArgs = (): Array<string> =>
+  readdirSync("/").flatMap((name) => {
+    if (HIDDEN.has(name)) return []
+    const path = `/${name}`
+    const stat = lstatSync(path, { throwIfNoEntry: false })
+    if (stat === undefined) return []
+    return stat.isSymbolicLink() ? ["--symlink", readlinkSync(path), path] : ["--ro-bind", path, path]
+  })
+
+/**
+ * Commands run as root, so RLIMIT_NPROC would not bind them: without cgroups only the address space and the
+ * process count of a non-root user can be held; it is still asked for, and said so in the README.
+ */
+const rlimitArgs = (limits: EffectiveLimits): Array<string> => [
+  "prlimit",
+  `--as=${limits.memoryMb * MIB}`,
+  `--nproc=${limits.pids}`,
+  "--",
+]
+
+/** `sh` joins the cgroups first, then becomes the command, so everything it starts is counted from the start. */
+const inCgroups = (cgroups: ReadonlyArray<string>, argv: ReadonlyArray<string>): Array<string> =>
+  cgroups.length === 0
+    ? [...argv]
+    : [
+        "/bin/sh",
+        "-c",
+        'while [ "$1" != -- ]; do echo $$ > "$1/cgroup.procs" || exit 125; shift; done; shift; exec "$@"',
+        "sh",
+        ...cgroups,
+        "--",
+        ...argv,
+      ]
+
+/** Opens one bubblewrap sandbox: a long-lived namespace that every command enters with `nsenter`. */
+export const openBwrapSandbox = (config: BwrapConfig, spec: SandboxSpec) =>
+  Effect.gen(function* () {
+    const id = newSandboxId()
+    const dir = sandboxDir(config.registryRoot, spec.labels.runId, id)
+    const limits = effectiveLimits(spec.limits)
+    const started = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => startNamespace(config, spec, id, dir, limits),
+        catch: (cause) =>
+          new SandboxError({
+            reason: "StartFailed",
+            message: `bubblewrap would not start: ${cause instanceof Error ? cause.message : String(cause)}`,
+            cause,
+          }),
+      }),
+      ({ record }) => Effect.promise(() => destroySandbox(dir, record)),
+    )
+    if (spec.network !== undefined) yield* startInterceptorRelay(started.record.childPid, spec.network.interceptor)
+    return makeBwrapHandle(id, started.record, started.workdir, started.enterUser, spec, limits)
+  })
+
+const startNamespace = async (
+  config: BwrapConfig,
+  spec: SandboxSpec,
+  id: string,
+  dir: string,
+  limits: EffectiveLimits,
+) => {
+  await mkdir(join(dir, "work"), { recursive: true })
+  const workdir = spec.workdir ?? join(dir, "work")
+  const binds = [["--bind", join(dir, "work"), workdir]]
+  for (const [index, path] of (spec.mounts ?? []).entries()) {
+    const host = join(dir, `mount-${index}`)
+    await mkdir(host)
+    binds.push(["--bind", host, absoluteIn(workdir, path)])
+  }
+  let cgroups: Array<string> = []
+  try {
+    cgroups = config.useCgroups ? createSandboxCgroups(spec.labels.runId, id, limits) : []
+    // Written before bwrap starts: a kill -9 right after still leaves the cgroups and directory to prune.
+    writeRecord(dir, { bwrapPid: 0, bwrapStart: null, childPid: 0, childStart: null, cgroups })
+    const argv = inCgroups(cgroups, [
+      ...(config.useCgroups ? [] : rlimitArgs(limits)),
+      "bwrap",
+      ...hostRootArgs(),
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+      ...["/tmp", "/run", "/root", "/home"].flatMap((path) => ["--tmpfs", path]),
+      ...binds.flat(),
+      "--unshare-all",
+      "--die-with-parent",
+      "--new-session",
+      "--info-fd",
+      "3",
+      "--chdir",
+      workdir,
+      "--",
+      // Its line says the sandbox is set up: bwrap names its child before the child has its mounts and root.
+      "/bin/sh",
+      "-c",
+      "echo ready; exec sleep infinity",
+    ])
+    const child = spawn(argv[0] as string, argv.slice(1), {
+      stdio: ["ignore", "pipe", "pipe", "pipe"],
+      env: { PATH: DEFAULT_PATH },
+    })
+    const childPid = await readChildPid(child)
+    const record: BwrapRecord = {
+      bwrapPid: child.pid ?? 0,
+      bwrapStart: processStartTime(child.pid ?? 0),
+      childPid,
+      childStart: processStartTime(childPid),
+      cgroups,
+    }
+    writeRecord(dir, record)
+    // As root bwrap makes no user namespace of its own unless it can; commands enter whichever it made.
+    const enterUser = (await readlink(`/proc/${childPid}/ns/user`)) !== (await readlink("/proc/self/ns/user"))
+    return { record, workdir, enterUser }
+  } catch (cause) {
+    await destroySandbox(dir, { bwrapPid: 0, bwrapStart: null, childPid: 0, childStart: null, cgroups })
+    throw cause
+  }
+}
+
+/**
+ * bwrap writes `{"child-pid": N, …}` on its info fd once the namespaces exist, and the sandbox's first command
+ * says `ready` once it runs; bwrap fails with a message on stderr.
+ */
+const readChildPid = (child: ReturnType<typeof spawn>): Promise<number> =>
+  new Promise((resolve, reject) => {
+    let info = ""
+    let stderr = ""
+    let ready = false
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString()
+    })
+    const settle = () => {
+      const match = /"child-pid":\s*(\d+)/.exec(info)
+      if (match !== null && ready) resolve(Number(match[1]))
+    }
+    child.stdout?.once("data", () => {
+      ready = true
+      settle()
+    })
+    const infoPipe = child.stdio[3] as NodeJS.ReadableStream
+    infoPipe.on("data", (chunk: Buffer) => {
+      info += chunk.toString()
+      settle()
+    })
+    child.once("error", reject)
+    child.once("exit", (code) => reject(new Error(`bwrap exited ${code}: ${stderr.trim()}`)))
+  })
+
+const makeBwrapHandle = (
+  id: string,
+  record: BwrapRecord,
+  workdir: string,
+  enterUser: boolean,
+  spec: SandboxSpec,
+  limits: EffectiveLimits,
+): SandboxHandle => {
+  const root = `/proc/${record.childPid}/root`
+  const alive = () => processAlive(record.childPid, record.childStart)
+  const died = (what: string) =>
+    new SandboxError({ reason: "Died", message: `the bubblewrap sandbox ${id} is gone (${what})` })
+  const ensureAlive = (what: string) => (alive() ? Effect.void : Effect.fail(died(what)))
+
+  const exec = Effect.fn("BwrapSandbox.exec")(function* (command: SandboxCommand, options: ExecOptions = {}) {
+    yield* ensureAlive("before a command")
+    const cwd = options.cwd === undefined ? workdir : absoluteIn(workdir, options.cwd)
+    const enter = [
+      "nsenter",
+      `--target=${record.childPid}`,
+      "--mount",
+      "--net",
+      "--pid",
+      "--ipc",
+      "--uts",
+      ...(enterUser ? ["--user"] : []),
+      "--root",
+      // Opened before entering, through the sandbox's root, so it names the sandbox's directory.
+      `--wd=${root}${cwd}`,
+      "--",
+      ...argvOf(command),
+    ]
+    const argv = inCgroups(record.cgroups, record.cgroups.length === 0 ? [...rlimitArgs(limits), ...enter] : enter)
+    const result = yield* runProcess(argv, { PATH: DEFAULT_PATH, HOME: "/root", ...spec.env, ...options.env }, options)
+    // A command killed by a signal, or nsenter failing to enter: the sandbox may be gone under it.
+    if (result.exitCode !== 0) yield* ensureAlive("while a command ran")
+    return result
+  })
+
+  const hostPathOf = (sandboxPath: string) => `${root}${absoluteIn(workdir, sandboxPath)}`
+  const fileCall = <A>(what: string, call: () => Promise<A>) =>
+    ensureAlive(what).pipe(
+      Effect.zipRight(
+        Effect.tryPromise({
+          try: call,
+          catch: (cause) =>
+            alive()
+              ? new SandboxError({
+                  reason: "CopyFailed",
+                  message: `${what}: ${cause instanceof Error ? cause.message : String(cause)}`,
+                  cause,
+                })
+              : died(what),
+        }),
+      ),
+    )
+
+  return {
+    id,
+    runtime: "bwrap",
+    workdir,
+    exec,
+    copyIn: (hostPath, sandboxPath) =>
+      fileCall(`copying ${hostPath} into the sandbox at ${sandboxPath}`, async () => {
+        const target = hostPathOf(sandboxPath)
+        await mkdir(dirname(target), { recursive: true })
+        await cp(hostPath, target, { recursive: true, force: true, verbatimSymlinks: true })
+      }),
+    copyOut: (sandboxPath, hostPath) =>
+      fileCall(`copying ${sandboxPath} out of the sandbox to ${hostPath}`, async () => {
+        await rm(hostPath, { recursive: true, force: true })
+        await cp(hostPathOf(sandboxPath), hostPath, { recursive: true, verbatimSymlinks: true })
+      }),
+    writeFile: (sandboxPath, content) =>
+      fileCall(`writing ${sandboxPath} in the sandbox`, async () => {
+        const target = hostPathOf(sandboxPath)
+        await mkdir(dirname(target), { recursive: true })
+        await writeFile(target, content)
+      }),
+    readFile: (sandboxPath) =>
+      fileCall(`reading ${sandboxPath} in the sandbox`, async () => {
+        try {
+          return new Uint8Array(await readFile(hostPathOf(sandboxPath)))
+        } catch (cause) {
+          if ((cause as NodeJS.ErrnoException).code === "ENOENT") return null
+          throw cause
+        }
+      }),
+  }
+}
+
+/**
+ * Runs one process to its end with capped output; a timeout or an interrupt kills its whole process tree (the
+ * command's processes are nsenter's descendants on the host).
+ */
+const runProcess = (argv: ReadonlyArray<string>, env: Record<string, string>, options: ExecOptions) =>
+  Effect.async<ExecResult, SandboxError>((resume) => {
+    const started = performance.now()
+    const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES
+    const stdout = new OutputCollector(maxBytes)
+    const stderr = new OutputCollector(maxBytes)
+    const child = spawn(argv[0] as string, argv.slice(1), { stdio: ["pipe", "pipe", "pipe"], env })
+    let settled = false
+    let timedOut = false
+    const settle = (outcome: Effect.Effect<ExecResult, SandboxError>) => {
+      if (settled) return
+      settled = true
+      if (timer !== undefined) clearTimeout(timer)
+      resume(outcome)
+    }
+    const result = (exitCode: number): ExecResult => ({
+      exitCode,
+      stdout: stdout.text(),
+      stderr: stderr.text(),
+      stdoutTruncated: stdout.truncated,
+      stderrTruncated: stderr.truncated,
+      timedOut,
+      durationMs: performance.now() - started,
+    })
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true
+            if (child.pid !== undefined) killProcessTree(child.pid)
+            // Orphans the command left may still hold its output open: the result does not wait for them.
+            settle(Effect.succeed(result(137)))
+          }, options.timeoutMs)
+    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk))
+    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk))
+    child.stdin.on("error", () => {})
+    child.stdin.end(options.stdin === undefined ? undefined : Buffer.from(options.stdin))
+    child.once("error", (cause) =>
+      settle(
+        Effect.fail(
+          new SandboxError({ reason: "ExecFailed", message: `nsenter would not start: ${cause.message}`, cause }),
+        ),
+      ),
+    )
+    child.once("close", (code, signal) =>
+      settle(Effect.succeed(result(code ?? 128 + (signal === null ? 9 : constants.signals[signal])))),
+    )
+    return Effect.sync(() => {
+      settled = true
+      if (timer !== undefined) clearTimeout(timer)
+      if (child.pid !== undefined) killProcessTree(child.pid)
+    })
+  })

@@ -1,0 +1,50 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { BwrapRuntime } from "../src/index.js"
+import { describeRuntime } from "./sandboxContract.js"
+
+// The tests' own registry: their sandboxes are recorded there and nowhere else.
+const registryRoot = mkdtempSync(join(tmpdir(), "proctor-bwrap-test-"))
+
+interface Record {
+  readonly childPid: number
+  readonly bwrapPid: number
+  readonly cgroups: ReadonlyArray<string>
+}
+
+const records = (runId: string): Array<{ dir: string; record: Record | null }> => {
+  const runDir = join(registryRoot, encodeURIComponent(runId))
+  if (!existsSync(runDir)) return []
+  return readdirSync(runDir).map((name) => {
+    const dir = join(runDir, name)
+    try {
+      return { dir, record: JSON.parse(readFileSync(join(dir, "sandbox.json"), "utf8")) as Record }
+    } catch {
+      return { dir, record: null }
+    }
+  })
+}
+
+const leftovers = (runId: string): Array<string> =>
+  records(runId).flatMap(({ dir, record }) => [
+    `directory ${dir}`,
+    ...(record === null
+      ? []
+      : [record.childPid, record.bwrapPid].filter((pid) => pid > 0 && existsSync(`/proc/${pid}`))
+    ).map((pid) => `process ${pid}`),
+    ...(record?.cgroups ?? []).filter(existsSync).map((cgroup) => `cgroup ${cgroup}`),
+  ])
+
+describeRuntime({
+  name: "bwrap",
+  make: BwrapRuntime.make({ registryRoot }),
+  image: { _tag: "Named", name: "ignored" },
+  pythonImage: { _tag: "Named", name: "ignored" },
+  leftovers,
+  fixtureArgs: [registryRoot],
+  killFromOutside: (runId, sandboxId) => {
+    const found = records(runId).find(({ dir }) => dir.endsWith(sandboxId))
+    if (found?.record) process.kill(found.record.childPid, "SIGKILL")
+  },
+})
