@@ -14,5 +14,5 @@ export const agentRunOf = (config: EvalRunConfig) =>
   Effect.gen(function* () {
     const runtime = yield* sandboxRuntimeOf(config.sandbox ?? "docker")
     const run = yield* harborRun(config, runtime)
-    return { ...run, line: runtimeLine(runtime) }
+    return { ...run, runtime, line: runtimeLine(runtime) }
   })

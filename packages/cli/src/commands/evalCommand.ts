@@ -230,6 +230,8 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
         // An agent run says first which sandbox runtime it uses (and that `local` isolates nothing).
         const agentRun = runConfig.tasks === undefined ? null : yield* agentRunOf(runConfig)
         if (agentRun !== null) io.stderr.write(`${agentRun.line}\n`)
+        // What a crash of an earlier session left behind (containers, bwrap namespaces) goes before new work starts.
+        if (agentRun !== null && "run" in source) yield* agentRun.runtime.prune(source.run.runId)
         const interception = yield* embeddedInterception(runConfig, env, {
           enabled: options.intercept !== false && usesModel(runConfig),
           pricingOverrides,

@@ -1,13 +1,7 @@
-import type { SandboxError, SandboxRuntimeService } from "@proctor/core"
-import { BwrapRuntime, DockerRuntime } from "@proctor/sandbox"
-import { Effect, type Scope } from "effect"
+import { Effect } from "effect"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
-
-const RUNTIMES: Record<"docker" | "bwrap", Effect.Effect<SandboxRuntimeService, SandboxError, Scope.Scope>> = {
-  docker: DockerRuntime.make(),
-  bwrap: BwrapRuntime.make(),
-}
+import { sandboxRuntimeOf } from "../sandboxRuntime.js"
 
 /**
  * `proctor sandbox prune [--run ID] [--sandbox docker|bwrap]`: removes the sandboxes labelled with the run (or
@@ -22,7 +16,7 @@ export const sandboxPruneCommand = (
     let exitCode: ExitCode = ExitCode.Ok
     for (const name of names) {
       const outcome = yield* Effect.either(
-        Effect.scoped(Effect.flatMap(RUNTIMES[name], (runtime) => runtime.prune(options.run))),
+        Effect.scoped(Effect.flatMap(sandboxRuntimeOf(name), (runtime) => runtime.prune(options.run))),
       )
       const scope = options.run === undefined ? "" : ` of run ${options.run}`
       if (outcome._tag === "Right") {
