@@ -26,6 +26,8 @@ const row = (seed: number, over: Partial<RolloutRow> = {}): RolloutRow => ({
   calls: 1,
   turns: 1,
   retries: 0,
+  stop_reason: null,
+  messages: null,
   ...over,
 })
 
