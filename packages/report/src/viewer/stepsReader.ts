@@ -97,9 +97,9 @@ export const openStepsReader = (dir: string): StepsReader => {
     for (let end = bytes.indexOf(0x0a); end !== -1; end = bytes.indexOf(0x0a, from)) {
       const key = keyOfLine(bytes.toString("utf8", from, end))
       if (key !== null) {
-        let own = lines.get(key)
-        if (own === undefined) lines.set(key, (own = []))
-        own.push([at + from, end - from])
+        const own = lines.get(key)
+        if (own === undefined) lines.set(key, [[at + from, end - from]])
+        else own.push([at + from, end - from])
       }
       from = end + 1
     }

@@ -177,8 +177,7 @@ export const CompareView = (props: CompareViewProps) => {
                         ? "cost unpriced"
                         : `cost ${costOrUnpriced(comparison.deltas.cost_usd.a)} → ${costOrUnpriced(comparison.deltas.cost_usd.b)}`}
                     </span>{" "}
-                    · latency{" "}
-                    {duration(comparison.deltas.latency_ms.a)} → {duration(comparison.deltas.latency_ms.b)}
+                    · latency {duration(comparison.deltas.latency_ms.a)} → {duration(comparison.deltas.latency_ms.b)}
                   </small>
                 </dd>
               </div>

@@ -15,7 +15,12 @@ interface Column {
 }
 
 const COLUMNS: ReadonlyArray<Column> = [
-  { key: "task_id", width: "140px", label: "task", render: (row) => (row.task_id === null ? MISSING : String(row.task_id)) },
+  {
+    key: "task_id",
+    width: "140px",
+    label: "task",
+    render: (row) => (row.task_id === null ? MISSING : String(row.task_id)),
+  },
   { key: "seed", width: "72px", label: "seed", render: (row) => String(row.seed) },
   { key: "attempt", width: "88px", label: "attempt", render: (row) => String(row.attempt) },
   {
@@ -26,13 +31,23 @@ const COLUMNS: ReadonlyArray<Column> = [
       row.status === "error" ? "error" : row.passed === false ? "wrong" : row.passed === true ? "passed" : "ok",
   },
   { key: "score", width: "70px", label: "score", render: (row) => fixed(row.score, 4) },
-  { key: "stop_reason", width: "100px", label: "stopped by", render: (row) => row.stop_reason?.replace(/_/g, " ") ?? "" },
+  {
+    key: "stop_reason",
+    width: "100px",
+    label: "stopped by",
+    render: (row) => row.stop_reason?.replace(/_/g, " ") ?? "",
+  },
   { key: "latency_ms", width: "84px", label: "latency", render: (row) => duration(row.latency_ms) },
   { key: "tokens", width: "76px", label: "tokens", render: (row) => integer(row.tokens) },
   { key: "cost_usd", width: "76px", label: "cost", render: (row) => usd(row.cost_usd) },
   { key: "calls", width: "56px", label: "calls", render: (row) => String(row.calls) },
   { key: "turns", width: "60px", label: "turns", render: (row) => (row.turns === null ? MISSING : String(row.turns)) },
-  { key: "messages", width: "84px", label: "messages", render: (row) => (row.messages === null ? MISSING : String(row.messages)) },
+  {
+    key: "messages",
+    width: "84px",
+    label: "messages",
+    render: (row) => (row.messages === null ? MISSING : String(row.messages)),
+  },
   { key: "retries", width: "76px", label: "retries", render: (row) => String(row.retries) },
   { key: "error_kind", width: "110px", label: "error kind", render: (row) => row.error_kind ?? "" },
   { key: "error", width: "minmax(200px, 1fr)", label: "error", render: (row) => row.error ?? "" },

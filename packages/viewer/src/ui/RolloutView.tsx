@@ -40,7 +40,7 @@ export const useRollout = (source: ViewerSource, run: number, seed: number, atte
 
 /**
  * A rollout's timeline, asked for again on each of its run's updates while `following` (the rollout may still be
- * acting): a step stored is on the page at the next update.
+ * acting), and once more when it stops: a step stored is on the page at the next update.
  */
 export const useSteps = (
   source: ViewerSource,
@@ -53,7 +53,6 @@ export const useSteps = (
   const [steps, setSteps] = useState<{ readonly key: string; readonly steps: ReadonlyArray<RolloutStep> } | null>(null)
   const key = `${run}/${seed}/${attempt}`
   useEffect(() => {
-    if (steps?.key === key && !following) return
     let current = true
     source.steps(run, seed, attempt).then(
       (read) => current && setSteps({ key, steps: read }),
@@ -238,7 +237,8 @@ export const RolloutPane = ({ detail, passThreshold, steps }: RolloutPaneProps) 
 
 const RowFacts = ({ row }: { row: RolloutRow }) => (
   <p class="muted">
-    From the table: {row.status === "error" ? "error" : row.passed === true ? "passed" : row.passed === false ? "wrong" : "ok"}
+    From the table:{" "}
+    {row.status === "error" ? "error" : row.passed === true ? "passed" : row.passed === false ? "wrong" : "ok"}
     {row.error_kind === null ? "" : ` (${row.error_kind})`}, score {fixed(row.score, 4)}, {row.calls} model calls
     {row.error === null ? "" : ` — ${row.error}`}
   </p>
@@ -263,8 +263,6 @@ export interface RolloutViewProps {
   readonly passThreshold: number
   /** Changes on each `update` event of this run. */
   readonly updates: number
-  /** The run is being written: a rollout without its result yet may be acting now. */
-  readonly live: boolean
   readonly neighbours: RolloutNeighbours
 }
 
@@ -316,13 +314,12 @@ const Neighbours = ({ neighbours }: { neighbours: RolloutNeighbours }) => (
 
 export const RolloutView = (props: RolloutViewProps) => {
   const { source, run, seed, attempt, row, backHref, passThreshold, neighbours } = props
-  // A rollout without its result in a live run is asked for again on each update, until its result is in.
-  const wasAbsent = useRef(false)
-  const loaded = useRollout(source, run, seed, attempt, props.live && wasAbsent.current ? props.updates : 0)
-  wasAbsent.current = loaded.state === "absent"
-  // A finished rollout's steps are all written; one without its result may still be acting.
-  const following = props.live && loaded.state !== "ready"
-  const steps = useSteps(source, run, seed, attempt, props.updates, following)
+  // A rollout without its result may be acting now (in a run being written): it is asked for again, with its steps,
+  // on each of its run's updates until its result is in; a finished rollout's steps are all written.
+  const waiting = useRef(false)
+  const loaded = useRollout(source, run, seed, attempt, waiting.current ? props.updates : 0)
+  waiting.current = loaded.state === "absent"
+  const steps = useSteps(source, run, seed, attempt, props.updates, loaded.state !== "ready")
   useMoveKeys(neighbours)
   const named = loaded.state === "ready" ? loaded.detail.result : (row ?? { seed, task_id: null })
   return (

@@ -99,9 +99,7 @@ export const RunList = ({ runs, runHref, compareHref }: RunListProps) => {
                 <td>{run.config?.app_id ?? run.config?.env_name ?? MISSING}</td>
                 <td>{run.config?.model ?? MISSING}</td>
                 <td data-testid="run-score">{scoreWithCi(run)}</td>
-                <td>
-                  {summary === null ? MISSING : `${integer(summary.completed)} of ${integer(summary.planned)}`}
-                </td>
+                <td>{summary === null ? MISSING : `${integer(summary.completed)} of ${integer(summary.planned)}`}</td>
                 <td class={summary !== null && summary.errored > 0 ? "bad" : undefined} data-testid="run-errors">
                   {summary === null ? MISSING : integer(summary.errored)}
                 </td>

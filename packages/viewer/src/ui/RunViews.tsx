@@ -5,8 +5,8 @@ import { grouped } from "./format.js"
 import { LivePanel } from "./LivePanel.js"
 import { RolloutTable } from "./RolloutTable.js"
 import { type RolloutNeighbours, RolloutView } from "./RolloutView.js"
-import { href, type Route } from "./router.js"
 import { RunList } from "./RunList.js"
+import { href, type Route } from "./router.js"
 import { RunRows } from "./runRows.js"
 import { SummaryView } from "./SummaryView.js"
 import { NotFound, SignInRequired, type ViewerSource } from "./source.js"
@@ -217,7 +217,6 @@ export const RunViews = ({ source, route, onSignInRequired }: RunViewsProps) => 
           backHref={href(route, "/rollouts", runQuery)}
           passThreshold={passThresholdOf(head)}
           updates={updates}
-          live={head?.live ?? false}
           neighbours={neighboursIn(current.rows, order, route.seed, route.attempt ?? 0, rolloutHref)}
         />
       ) : null}

@@ -97,7 +97,11 @@ const Entry = ({ entry, newTry }: { entry: TimelineEntry; newTry: number | null 
       <li class={`step step-${kind}`} data-testid="timeline-entry" data-kind={kind}>
         <span class="elapsed">{elapsed}</span>
         <div class="step-body">
-          {entry.type === "call" ? <CallLine call={entry.call} number={entry.number} /> : <StepBody step={entry.step} />}
+          {entry.type === "call" ? (
+            <CallLine call={entry.call} number={entry.number} />
+          ) : (
+            <StepBody step={entry.step} />
+          )}
         </div>
       </li>
     </>

@@ -61,8 +61,7 @@ export const httpSource = (mode: ViewerMode, base: string, apiKey: string | null
     runs: async () => (await need<{ runs: ReadonlyArray<RunHead> }>(RUNS_PATH)).runs,
     rows: (run, from, limit) => need<RowsPage>(rowsPath(run, from, limit)),
     rollout: (run, seed, attempt) => get<RolloutDetail>(`/runs/${run}/rollouts/${seed}/${attempt}`, true),
-    steps: async (run, seed, attempt) =>
-      (await get<RolloutSteps>(stepsPath(run, seed, attempt), true))?.steps ?? [],
+    steps: async (run, seed, attempt) => (await get<RolloutSteps>(stepsPath(run, seed, attempt), true))?.steps ?? [],
     live: (run) => get<LiveState>(`/runs/${run}/live`, true),
     compare: (a, b) => get<ComparisonView>(`/compare?a=${a}&b=${b}`, true),
     subscribe: (onUpdate) =>
