@@ -83,7 +83,7 @@ export interface CompareViewProps {
   readonly attempt: number
   readonly compareHref: (params: Record<string, number>) => string
   readonly passThresholdOf: (run: number) => number
-  /** Run A's task ids by seed (a library run's): flips are named by them. */
+  /** The runs' task ids by seed (a library run's): flips are named by them. */
   readonly taskIds: ReadonlyMap<number, string | number>
 }
 

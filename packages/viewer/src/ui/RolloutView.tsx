@@ -143,7 +143,7 @@ export const RolloutPane = ({ detail, passThreshold, steps }: RolloutPaneProps) 
           <dt>score</dt>
           <dd data-testid="rollout-score">
             {fixed(result.score, 4)}
-            {result.status === "ok" && result.score !== null ? <small> pass at ≥ {passThreshold}</small> : null}
+            {result.status === "ok" && result.score !== null ? <small> (passes at ≥ {passThreshold})</small> : null}
           </dd>
         </div>
         {result.stop_reason === undefined ? null : (

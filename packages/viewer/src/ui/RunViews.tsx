@@ -32,10 +32,10 @@ const neighboursIn = (
   return { previous: link(order[at - 1]), next: link(order[at + 1]), position: at + 1, of: order.length }
 }
 
-/** A run's task ids by seed, where its rollouts have them (a library run's): what a reader calls them. */
-const taskIdsOf = (rows: ReadonlyArray<RolloutRow>): ReadonlyMap<number, string | number> => {
+/** Runs' task ids by seed, where their rollouts have them (a library run's): what a reader calls them. */
+const taskIdsOf = (...runs: ReadonlyArray<ReadonlyArray<RolloutRow>>): ReadonlyMap<number, string | number> => {
   const ids = new Map<number, string | number>()
-  for (const row of rows) if (row.task_id !== null) ids.set(row.seed, row.task_id)
+  for (const rows of runs) for (const row of rows) if (row.task_id !== null) ids.set(row.seed, row.task_id)
   return ids
 }
 
@@ -242,7 +242,7 @@ export const RunViews = ({ source, route, onSignInRequired }: RunViewsProps) => 
           attempt={runParam(route.params, "attempt", 0)}
           compareHref={(params) => href(route, "/compare", params)}
           passThresholdOf={(index) => passThresholdOf(runs[index])}
-          taskIds={taskIdsOf(rowsOf(runParam(route.params, "a", 0)).rows)}
+          taskIds={taskIdsOf(rowsOf(runParam(route.params, "a", 0)).rows, rowsOf(runParam(route.params, "b", 1)).rows)}
         />
       ) : null}
     </>

@@ -10,7 +10,7 @@ const Output = ({ label, text }: { label: "stdout" | "stderr"; text: string | un
   text === undefined || text === "" ? null : (
     <details class="output" open={lineCount(text) <= 6} data-testid={`step-${label}`}>
       <summary>
-        {label} <small>({lineCount(text)} lines)</small>
+        {label} <small>({lineCount(text) === 1 ? "1 line" : `${lineCount(text)} lines`})</small>
       </summary>
       <pre>{text}</pre>
     </details>
@@ -86,7 +86,8 @@ const CallLine = ({ call, number }: { call: ModelCall; number: number }) => (
 
 const Entry = ({ entry, newTry }: { entry: TimelineEntry; newTry: number | null }) => {
   const kind = entry.type === "call" ? "call" : entry.step.kind
-  const elapsed = entry.type === "step" ? `+${duration(entry.step.elapsed_ms)}` : ""
+  const elapsedMs = entry.type === "step" ? entry.step.elapsed_ms : entry.elapsed_ms
+  const elapsed = elapsedMs === null ? "" : `+${duration(elapsedMs)}`
   return (
     <>
       {newTry === null ? null : (
