@@ -1,13 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { pathToFileURL } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type ChromiumSession, launchChromium, screenshotPath } from "@proctor/browser-test"
 import { Effect, Exit, Scope } from "effect"
 import type { Page } from "playwright-core"
 import { testResult as result } from "../../core/test/fixtures/evalResult.js"
 import { testStep, writeRun } from "../../report/test/viewerRunFixture.js"
-import { ensureBuilt, killStrayClis, startCli, waitFor } from "./fixtures/harness.js"
+import { ensureBuilt, killStrayClis, runCli, startCli, waitFor } from "./fixtures/harness.js"
 
 const TASK_IDS = ["add-1", "add-2", "mul-1", "div-0"]
 
@@ -220,6 +221,17 @@ describe("proctor view of a folder of runs, in Chromium", () => {
     expect(await page.getByTestId("rollout-turns").textContent()).toBe("2")
     expect(await page.getByTestId("rollout-messages").textContent()).toBe("5")
     await page.screenshot({ path: screenshotPath("view-agent-timeline"), fullPage: true })
+  })
+})
+
+describe("proctor report --html of an agent run, in Chromium", () => {
+  it("carries each rollout's timeline into the file", async () => {
+    const file = join(tmp, "agent.html")
+    const report = await runCli(["report", join(runs, "agent"), "--html", file])
+    expect(report.code, report.stderr).toBe(0)
+    const page = await openPage("/rollouts/0/0", pathToFileURL(file).href)
+    await page.getByTestId("timeline").waitFor()
+    expect(await texts(page, "step-exit-code")).toEqual(["exit 0", "exit 1"])
   })
 })
 

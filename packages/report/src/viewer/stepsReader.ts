@@ -17,13 +17,10 @@ export interface StepsReader {
 
 const READ_BYTES = 1024 * 1024
 
+/** Null for a run without steps (no file), without an exception per look: a report looks once per rollout. */
 const sizeOf = (path: string): { readonly size: number; readonly ino: number } | null => {
-  try {
-    const stats = statSync(path)
-    return { size: stats.size, ino: stats.ino }
-  } catch {
-    return null
-  }
+  const stats = statSync(path, { throwIfNoEntry: false })
+  return stats === undefined ? null : { size: stats.size, ino: stats.ino }
 }
 
 const readBytes = (path: string, offset: number, length: number): Buffer => {
