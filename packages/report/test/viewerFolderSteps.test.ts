@@ -6,7 +6,8 @@ import type { RolloutStep } from "@proctor/core"
 import type { RolloutSteps, RowsPage, RunHead } from "@proctor/viewer/api"
 import { Deferred, Effect, Exit } from "effect"
 import { testResult as result } from "../../core/test/fixtures/evalResult.js"
-import { openRunDirectoryRun } from "../src/viewer/runDirectoryRun.js"
+import { LiveRunState } from "../src/viewer/LiveRunState.js"
+import { liveRunDirectoryRun, openRunDirectoryRun } from "../src/viewer/runDirectoryRun.js"
 import { runDirectoriesAt } from "../src/viewer/runsFolder.js"
 import { openStepsReader, STEPS_FILE } from "../src/viewer/stepsReader.js"
 import { makeViewerApi } from "../src/viewer/ViewerApi.js"
@@ -113,6 +114,23 @@ describe("a run's steps", () => {
         expect(stepsOf(yield* api.get("runs/0/rollouts/0/0/steps", {}))).toEqual([[0, 0, "note"]])
       }),
     ),
+  )
+
+  it.scoped("of the run an eval is writing (`eval --view`) are served once it has started, before any result", () =>
+    Effect.gen(function* () {
+      const run = yield* writeRun(freshDir(), [0])
+      const live = new LiveRunState()
+      const api = makeViewerApi([liveRunDirectoryRun(live, "live")])
+      expect(yield* api.get("runs/0/rollouts/0/0/steps", {})).toEqual({ steps: [] })
+      live.onEvent({ _tag: "RunStarted", runId: "run-view", runDir: run.dir, planned: 1, alreadyDone: 0 })
+      run.step(testStep(0, 0, "command", { command: "pytest", exit_code: 1 }))
+      expect(stepsOf(yield* api.get("runs/0/rollouts/0/0/steps", {}))).toEqual([[0, 0, "command"]])
+      run.step(testStep(0, 1, "note", { text: "graded" }))
+      expect(stepsOf(yield* api.get("runs/0/rollouts/0/0/steps", {}))).toEqual([
+        [0, 0, "command"],
+        [0, 1, "note"],
+      ])
+    }),
   )
 
   it.scoped("rows carry an agent's stop reason, turns and messages", () =>

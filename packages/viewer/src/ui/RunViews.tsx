@@ -122,7 +122,8 @@ export const RunViews = ({ source, route, onSignInRequired }: RunViewsProps) => 
   const listing = route.view === "runs" || (route.view === "summary" && several && !route.params.has("run"))
   const view = listing ? "runs" : route.view
   const runQuery = run === 0 && !several ? {} : { run }
-  const rolloutHref = (row: RolloutRow) => href(route, `/rollouts/${row.seed}/${row.attempt}`, runQuery)
+  const rolloutHref = (row: Pick<RolloutRow, "seed" | "attempt">) =>
+    href(route, `/rollouts/${row.seed}/${row.attempt}`, runQuery)
   const tabs: Array<[string, string, boolean]> = [
     ["Summary", href(route, "/", runQuery), view === "summary"],
     ["Rollouts", href(route, "/rollouts", runQuery), view === "rollouts" || view === "rollout"],
@@ -189,7 +190,14 @@ export const RunViews = ({ source, route, onSignInRequired }: RunViewsProps) => 
           left out to stay within the file's size budget (failures were kept first).
         </p>
       ) : null}
-      {head?.live ? <LivePanel source={source} run={head} updates={updates} /> : null}
+      {head?.live ? (
+        <LivePanel
+          source={source}
+          run={head}
+          updates={updates}
+          rolloutHref={(seed, attempt) => rolloutHref({ seed, attempt })}
+        />
+      ) : null}
       {view === "runs" && runs !== null ? (
         <RunList
           runs={runs}
