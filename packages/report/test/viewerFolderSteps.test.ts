@@ -95,8 +95,10 @@ describe("a run's steps", () => {
       expect((yield* reader.steps(0, 0)).map((s) => s.index)).toEqual([0])
       appendFileSync(path, half.slice(1000))
       expect((yield* reader.steps(0, 0)).map((s) => s.index)).toEqual([0, 1])
-      // A line that is not a step (cut by a crash) belongs to no rollout; the next lines still do.
-      appendFileSync(path, `{"seed":0,"att\n${line(testStep(0, 2, "note", { text: "end" }))}`)
+      // A line that is not a step (cut by a crash, alone or with the next session's first step glued to it) is left
+      // out; the next lines still count.
+      const glued = `{"seed":0,"attempt":0,"kind":"no${line(testStep(0, 9, "note", { text: "lost" }))}`
+      appendFileSync(path, `{"seed":0,"att\n${glued}${line(testStep(0, 2, "note", { text: "end" }))}`)
       expect((yield* reader.steps(0, 0)).map((s) => s.text ?? s.command)).toEqual(["start", "make", "end"])
     }),
   )

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs"
 import { join } from "node:path"
-import { type RolloutStep, rolloutKeyId, StoreError, storeIoError } from "@proctor/core"
+import { type RolloutStep, rolloutKeyId, type StoreError, storeIoError } from "@proctor/core"
 import { Effect } from "effect"
 
 /** The run directory's step journal: one `RolloutStep` per line, appended as an agent's rollouts act. */
@@ -39,7 +39,17 @@ const readBytes = (path: string, offset: number, length: number): Buffer => {
   }
 }
 
+/** A step's own `"seed":N` and `"attempt":N` (a quote inside a string value is escaped, so these are its keys). */
+const SEED = /[{,]"seed":(-?\d+)[,}]/
+const ATTEMPT = /[{,]"attempt":(\d+)[,}]/
+
+/** The rollout a line is a step of, read without parsing the line; null for a line that is no step. */
 const keyOfLine = (line: string): string | null => {
+  const seed = SEED.exec(line)?.[1]
+  const attempt = ATTEMPT.exec(line)?.[1]
+  if (seed !== undefined && attempt !== undefined && line.endsWith("}")) {
+    return rolloutKeyId({ seed: Number(seed), attempt: Number(attempt) })
+  }
   try {
     const step = JSON.parse(line) as Partial<RolloutStep>
     return typeof step.seed === "number" && typeof step.attempt === "number"
@@ -111,15 +121,17 @@ export const openStepsReader = (dir: string): StepsReader => {
         refresh(),
         Effect.try({
           try: () =>
-            (lines.get(rolloutKeyId({ seed, attempt })) ?? []).map(([offset, length]) => {
+            (lines.get(rolloutKeyId({ seed, attempt })) ?? []).flatMap(([offset, length]) => {
               const text = readBytes(path, offset, length).toString("utf8")
               try {
-                return JSON.parse(text) as RolloutStep
+                return [JSON.parse(text) as RolloutStep]
               } catch {
-                throw new StoreError({ reason: "Corrupt", message: `${path}: the line at byte ${offset} is no step` })
+                // A step cut short by a crash, with the next session's first step glued to it: left out, as the
+                // run reader leaves out such a model call.
+                return []
               }
             }),
-          catch: (cause) => (cause instanceof StoreError ? cause : storeIoError(`cannot read ${path}`)(cause)),
+          catch: storeIoError(`cannot read ${path}`),
         }),
       ),
   }
