@@ -97,10 +97,12 @@ describe("proctor view", () => {
 
   it("refuses a bad port or a directory that is not a run's, with exit 2 and the argument named", async () => {
     const run = await runDir("ok", [0])
-    const [badPort, notRun, none] = await Promise.all([
+    const emptyFolder = mkdtempSync(join(tmp, "no-runs-"))
+    const [badPort, notRun, none, noRuns] = await Promise.all([
       runCli(["view", run.dir, "--port", "70000"]),
       runCli(["view", run.dir, join(tmp, "no-such-run")]),
       runCli(["view"]),
+      runCli(["view", emptyFolder]),
     ])
     expect(badPort).toMatchObject({ code: 2, stdout: "" })
     expect(badPort.stderr).toBe('proctor view: --port: expected an integer from 0 to 65535, got "70000"\n')
@@ -108,7 +110,12 @@ describe("proctor view", () => {
     expect(notRun.stderr).toContain(join(tmp, "no-such-run"))
     expect(none.code).toBe(2)
     expect(none.stderr).toContain("run_dir")
-    for (const r of [badPort, notRun, none]) expect(r.stderr).not.toMatch(STACK_FRAME)
+    // A folder is taken for a folder of runs; one without any is named, with why, in one line.
+    expect(noRuns).toMatchObject({ code: 2, stdout: "" })
+    expect(noRuns.stderr).toBe(
+      `proctor view: ${emptyFolder} is neither a run directory (it has no config.json or results.jsonl) nor a folder of run directories\n`,
+    )
+    for (const r of [badPort, notRun, none, noRuns]) expect(r.stderr).not.toMatch(STACK_FRAME)
   })
 
   it("--open on a machine without a browser says so and goes on serving", async () => {

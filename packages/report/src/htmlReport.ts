@@ -1,6 +1,13 @@
 import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs"
 import { join } from "node:path"
-import { type EvalResult, type RunReader, type StoreError, TRACES_DIR, traceFileName } from "@proctor/core"
+import {
+  type EvalResult,
+  type RolloutStep,
+  type RunReader,
+  type StoreError,
+  TRACES_DIR,
+  traceFileName,
+} from "@proctor/core"
 import {
   type ComparisonView,
   embeddedDataTag,
@@ -17,6 +24,7 @@ import { compareResults, comparisonThreshold } from "./compare.js"
 import { ReportWriteError } from "./ReportWriteError.js"
 import { runIdOf, summaryPlanOf } from "./runSummary.js"
 import { RunningSummary } from "./viewer/internal/RunningSummary.js"
+import { openStepsReader } from "./viewer/stepsReader.js"
 
 /** Transcripts embedded at most, by default: a 50 MB file still opens in a browser in a few seconds. */
 export const DEFAULT_TRANSCRIPT_BUDGET_BYTES = 50 * 1024 * 1024
@@ -66,12 +74,15 @@ const traceFile = (reader: RunReader, seed: number, attempt: number): unknown =>
 /**
  * A rollout as the file embeds it. The task app's trace (from `traces/`; the journal does not hold it) comes
  * along only when no model call was intercepted (`--no-intercept`): it is then the only transcript, and
- * otherwise it repeats the calls.
+ * otherwise it repeats the calls. An agent's rollout brings its timeline (its steps).
  */
-const detailOf = (reader: RunReader, record: RolloutDetail): RolloutDetail => {
-  if (record.calls.length > 0) return { result: { ...record.result, trace: undefined }, calls: record.calls }
+const detailOf = (reader: RunReader, record: RolloutDetail, steps: ReadonlyArray<RolloutStep>): RolloutDetail => {
+  const timeline = steps.length === 0 ? {} : { steps }
+  if (record.calls.length > 0) {
+    return { result: { ...record.result, trace: undefined }, calls: record.calls, ...timeline }
+  }
   const trace = record.result.trace ?? traceFile(reader, record.result.seed, record.result.attempt)
-  return { result: { ...record.result, trace }, calls: record.calls }
+  return { result: { ...record.result, trace }, calls: record.calls, ...timeline }
 }
 
 interface RunScan {
@@ -92,18 +103,28 @@ const scanRun = (index: number, run: HtmlReportRun, keepResults: boolean) =>
     const rows: Array<RolloutRow> = []
     const candidates: Array<Candidate> = []
     const results: Array<EvalResult> = []
+    const steps = openStepsReader(reader.dir)
     yield* Stream.runForEach(reader.results(), (result) =>
-      Effect.map(reader.rollout(result.seed, result.attempt), (record) => {
-        const calls = Option.match(record, { onNone: () => [], onSome: (r) => r.calls })
-        const row = rolloutRow(result, calls.length, passThreshold)
-        rows.push(row)
-        running.add(result)
-        if (keepResults) results.push({ ...result, trace: undefined })
-        if (Option.isSome(record)) {
-          const bytes = JSON.stringify(detailOf(reader, record.value)).length
-          candidates.push({ run: index, seed: result.seed, attempt: result.attempt, priority: priorityOf(row), bytes })
-        }
-      }),
+      Effect.map(
+        Effect.zip(reader.rollout(result.seed, result.attempt), steps.steps(result.seed, result.attempt)),
+        ([record, timeline]) => {
+          const calls = Option.match(record, { onNone: () => [], onSome: (r) => r.calls })
+          const row = rolloutRow(result, calls.length, passThreshold)
+          rows.push(row)
+          running.add(result)
+          if (keepResults) results.push({ ...result, trace: undefined })
+          if (Option.isSome(record)) {
+            const bytes = JSON.stringify(detailOf(reader, record.value, timeline)).length
+            candidates.push({
+              run: index,
+              seed: result.seed,
+              attempt: result.attempt,
+              priority: priorityOf(row),
+              bytes,
+            })
+          }
+        },
+      ),
     )
     const head: RunHead = {
       index,
@@ -113,6 +134,7 @@ const scanRun = (index: number, run: HtmlReportRun, keepResults: boolean) =>
       config,
       summary: reader.summary() ?? running.summary(runIdOf(reader)),
       progress: null,
+      started_at: reader.manifest?.created_at ?? null,
     }
     return { head, rows, candidates, results } satisfies RunScan
   })
@@ -177,11 +199,13 @@ export const writeHtmlReport = (
         ...(comparison === undefined ? {} : { comparison }),
       }
       yield* write(`${before}${embeddedDataTag(head)}`)
+      const stepsOf = options.runs.map((run) => openStepsReader(run.reader.dir))
       for (const { run, seed, attempt } of chosen) {
         const reader = options.runs[run]!.reader
         const record = yield* reader.rollout(seed, attempt)
         if (Option.isSome(record)) {
-          yield* write(embeddedRolloutTag(rolloutKey(run, seed, attempt), detailOf(reader, record.value)))
+          const steps = yield* stepsOf[run]!.steps(seed, attempt)
+          yield* write(embeddedRolloutTag(rolloutKey(run, seed, attempt), detailOf(reader, record.value, steps)))
         }
       }
       yield* write(after)

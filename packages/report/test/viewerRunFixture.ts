@@ -1,12 +1,15 @@
-import { mkdtempSync } from "node:fs"
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import {
+  CONFIG_FILE,
   type EvalResult,
+  type EvalRunConfig,
   initRunDirectory,
   type ModelCall,
   makeRunDirectoryStore,
   type ResultStoreService,
+  type RolloutStep,
   type RunSummary,
 } from "@proctor/core"
 import { Effect } from "effect"
@@ -50,13 +53,44 @@ export interface RunWriter {
   /** Appends a rollout's calls, then its result, as the runner does. */
   readonly add: (result: EvalResult, calls?: number) => Effect.Effect<void>
   readonly finish: (summary: RunSummary) => Effect.Effect<void>
+  /** Appends steps to the run's `steps.jsonl`, as an agent's rollouts write them. */
+  readonly step: (...steps: ReadonlyArray<RolloutStep>) => void
 }
 
+export interface RunOptions {
+  /** Over the fixture's config (seeds, attempts, pass threshold 0.5). */
+  readonly config?: Partial<EvalRunConfig>
+  /** The manifest's `created_at` (default: now, as `proctor eval` writes it). */
+  readonly createdAt?: string
+}
+
+/** A step of rollout `seed`/`attempt` for tests: the first try's step `index`, `kind` and what `over` says. */
+export const testStep = (
+  seed: number,
+  index: number,
+  kind: RolloutStep["kind"],
+  over: Partial<RolloutStep> = {},
+): RolloutStep => ({
+  rollout_id: `rollout-${seed}`,
+  seed,
+  attempt: 0,
+  retry: 0,
+  index,
+  at: new Date(Date.UTC(2025, 0, 1, 0, 0, index)).toISOString(),
+  elapsed_ms: index * 1000,
+  kind,
+  ...over,
+})
+
 /** A run directory written by core's own writer, as `proctor eval` writes one. */
-export const writeRun = (dir: string, seeds: ReadonlyArray<number>, attempts = 1) =>
+export const writeRun = (dir: string, seeds: ReadonlyArray<number>, attempts = 1, options: RunOptions = {}) =>
   Effect.gen(function* () {
-    const config = testRunConfig({ seeds: [...seeds], attempts, pass_threshold: 0.5 })
+    const config = testRunConfig({ seeds: [...seeds], attempts, pass_threshold: 0.5, ...options.config })
     yield* initRunDirectory(dir, "run-view", config)
+    if (options.createdAt !== undefined) {
+      const manifest = JSON.parse(readFileSync(join(dir, CONFIG_FILE), "utf8")) as Record<string, unknown>
+      writeFileSync(join(dir, CONFIG_FILE), JSON.stringify({ ...manifest, created_at: options.createdAt }))
+    }
     const store: ResultStoreService = yield* makeRunDirectoryStore(dir, config)
     return {
       dir,
@@ -68,5 +102,7 @@ export const writeRun = (dir: string, seeds: ReadonlyArray<number>, attempts = 1
           store.append(result),
         ).pipe(Effect.orDie),
       finish: (summary) => Effect.orDie(store.saveSummary(summary)),
+      step: (...steps) =>
+        appendFileSync(join(dir, "steps.jsonl"), steps.map((step) => `${JSON.stringify(step)}\n`).join("")),
     } satisfies RunWriter
   }).pipe(Effect.orDie)

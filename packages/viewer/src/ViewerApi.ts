@@ -2,7 +2,7 @@
  * The shapes of the viewer's data API (shared-notes VIEWER_API.md section 3): what `proctor view`,
  * `proctor eval --view` and the job server answer, what `proctor report --html` embeds, and what the page reads.
  */
-import type { EvalResult, ModelCall, PublicEvalRunConfig, RunProgress, RunSummary } from "@proctor/core"
+import type { EvalResult, ModelCall, PublicEvalRunConfig, RolloutStep, RunProgress, RunSummary } from "@proctor/core"
 
 export type ViewerMode = "local" | "server" | "embedded"
 
@@ -31,6 +31,8 @@ export interface RunHead {
   readonly config: PublicEvalRunConfig | null
   readonly summary: RunSummary | null
   readonly progress: RunProgress | null
+  /** When the run was started (its run directory's `created_at`); absent where the holder does not know. */
+  readonly started_at?: string | null
 }
 
 /** One rollout as the table shows it: a few numbers, never its transcript. */
@@ -50,6 +52,9 @@ export interface RolloutRow {
   readonly calls: number
   readonly turns: number | null
   readonly retries: number
+  /** Agent rollouts: why the agent stopped, and its conversation's length in messages. */
+  readonly stop_reason: string | null
+  readonly messages: number | null
 }
 
 export interface RowsPage {
@@ -70,7 +75,18 @@ export interface RetryEntry {
 export interface RolloutDetail {
   readonly result: EvalResult
   readonly calls: ReadonlyArray<ModelCall>
+  /** A report file's: the rollout's timeline, where it has one (a data API serves it at `stepsPath`). */
+  readonly steps?: ReadonlyArray<RolloutStep>
 }
+
+/** A rollout's timeline (`steps.jsonl`): every step of every try, in the order written; empty for a one-shot rollout. */
+export interface RolloutSteps {
+  readonly steps: ReadonlyArray<RolloutStep>
+}
+
+/** The data API's path of a rollout's steps. */
+export const stepsPath = (run: number, seed: number, attempt: number): string =>
+  `/runs/${run}/rollouts/${seed}/${attempt}/steps`
 
 export interface InFlight {
   readonly seed: number

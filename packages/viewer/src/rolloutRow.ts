@@ -38,7 +38,10 @@ export const rolloutRow = (result: EvalResult, calls: number, passThreshold: num
     tokens: result.tokens,
     cost_usd: result.cost_usd,
     calls,
-    turns: turnsOf(result.details, calls),
+    // An agent's result counts its own turns.
+    turns: result.turns ?? turnsOf(result.details, calls),
     retries: result.retries,
+    stop_reason: result.stop_reason ?? null,
+    messages: result.messages ?? null,
   }
 }

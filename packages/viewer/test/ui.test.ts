@@ -3,11 +3,12 @@
  * numbers are written.
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { ModelCall } from "@proctor/core"
-import { grouped } from "../src/ui/format.js"
+import type { ModelCall, RolloutStep } from "@proctor/core"
+import { estimatorName, grouped, outcomeOf, rolloutName, testName } from "../src/ui/format.js"
 import { parseRoute } from "../src/ui/router.js"
 import { EventParser, type ServerEvent } from "../src/ui/sse.js"
 import { initialQuery, queryRows } from "../src/ui/tableQuery.js"
+import { timelineOf } from "../src/ui/timeline.js"
 import { transcriptOfCalls } from "../src/ui/transcript.js"
 import type { RolloutRow } from "../src/ViewerApi.js"
 
@@ -26,6 +27,8 @@ const row = (seed: number, over: Partial<RolloutRow> = {}): RolloutRow => ({
   calls: 1,
   turns: 1,
   retries: 0,
+  stop_reason: null,
+  messages: null,
   ...over,
 })
 
@@ -121,5 +124,53 @@ describe("numbers", () => {
   it("groups thousands as en-US's Intl does, without Intl", () => {
     const values = [0, 7, 999, 1000, 1001, 12_345, 999_999, 1_000_000, 123_456_789, -1234, -999, 12.6, 2 ** 40]
     for (const value of values) expect(grouped(value), String(value)).toBe(Math.round(value).toLocaleString("en-US"))
+  })
+})
+
+describe("words for what the data calls by codes", () => {
+  it("names estimators and tests, and a rollout by its task id where it has one", () => {
+    expect(estimatorName("clt")).toBe("standard error (CLT)")
+    expect(estimatorName("clustered_by_seed")).toBe("standard error clustered by seed")
+    expect(estimatorName("clustered_by:passage")).toBe("standard error clustered by passage")
+    expect(testName("paired_t")).toBe("paired t-test")
+    expect(testName("mcnemar_exact")).toBe("McNemar's exact test")
+    expect(rolloutName({ seed: 3, task_id: "add-2" })).toBe("task add-2")
+    expect(rolloutName({ seed: 3, task_id: null })).toBe("seed 3")
+  })
+
+  it("says how a rollout ended by the run's threshold: errors are neither right nor wrong", () => {
+    expect(outcomeOf({ status: "ok", score: 0.25 }, 0.5)).toBe("wrong")
+    expect(outcomeOf({ status: "ok", score: 0.5 }, 0.5)).toBe("passed")
+    expect(outcomeOf({ status: "ok", score: 0.75 }, 1)).toBe("wrong")
+    expect(outcomeOf({ status: "error", score: null }, 1)).toBe("error")
+    expect(outcomeOf({ status: "ok", score: null }, 1)).toBe("ok")
+  })
+})
+
+describe("the timeline", () => {
+  const step = (retry: number, index: number, second: number): RolloutStep => ({
+    rollout_id: "r",
+    seed: 0,
+    attempt: 0,
+    retry,
+    index,
+    at: `2025-01-01T00:00:${String(second).padStart(2, "0")}.000Z`,
+    elapsed_ms: (second - (retry === 0 ? 0 : 10)) * 1000,
+    kind: "note",
+    text: `${retry}/${index}`,
+  })
+  const call = (second: number): ModelCall =>
+    ({ started_at: `2025-01-01T00:00:${String(second).padStart(2, "0")}.500Z` }) as unknown as ModelCall
+
+  it("puts each try's steps in order and every model call where it was made, timed from its try's start", () => {
+    const entries = timelineOf([step(1, 0, 10), step(0, 1, 2), step(0, 0, 0), step(1, 1, 12)], [call(11), call(1)])
+    expect(entries.map((e) => (e.type === "step" ? e.step.text : `call ${e.number} +${e.elapsed_ms}`))).toEqual([
+      "0/0",
+      "call 2 +1500",
+      "0/1",
+      "1/0",
+      "call 1 +1500",
+      "1/1",
+    ])
   })
 })

@@ -1,5 +1,5 @@
 import { basename } from "node:path"
-import { openRunDirectoryRun, serveViewerLocally } from "@proctor/report"
+import { openRunDirectoryRun, runDirectoriesAt, serveViewerLocally } from "@proctor/report"
 import { viewerPage } from "@proctor/viewer"
 import { Effect } from "effect"
 import { ExitCode } from "../exitCodes.js"
@@ -28,8 +28,9 @@ const namesOf = (dirs: ReadonlyArray<string>) => {
 }
 
 /**
- * `proctor view RUN_DIR…`: the viewer over run directories, until Ctrl-C. Each directory is indexed (no result is
- * kept in memory) and followed, so a run another process is still writing shows its new rows as they land.
+ * `proctor view RUN_DIR…`: the viewer over run directories, until Ctrl-C; a folder of runs (`runs/`) stands for the
+ * run directories in it, newest first. Each directory is indexed (no result is kept in memory) and followed, so a
+ * run another process is still writing shows its new rows as they land.
  */
 export const viewCommand = (
   runDirs: ReadonlyArray<string>,
@@ -41,10 +42,11 @@ export const viewCommand = (
     io.stderr.write(`proctor view: --port: expected an integer from 0 to 65535, got "${options.port}"\n`)
     return Effect.succeed(ExitCode.Usage)
   }
-  const names = namesOf(runDirs)
   return Effect.scoped(
     Effect.gen(function* () {
-      const runs = yield* Effect.forEach(runDirs, (dir, i) =>
+      const dirs = (yield* Effect.forEach(runDirs, runDirectoriesAt)).flat()
+      const names = namesOf(dirs)
+      const runs = yield* Effect.forEach(dirs, (dir, i) =>
         openRunDirectoryRun(dir, { name: names[i], followEveryMs: FOLLOW_EVERY_MS }),
       )
       const { url } = yield* serveViewerLocally({ runs, page: viewerPage({ mode: "local", base: "api" }), port })

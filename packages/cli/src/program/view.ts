@@ -7,7 +7,10 @@ export const registerViewCommand = (program: Command, run: RunCommand): void => 
   program
     .command("view")
     .description("browse run directories in the viewer: a local web server on loopback (Ctrl-C stops it)")
-    .argument("<run_dir...>", "run directories (proctor eval's --run-dir), several to compare them")
+    .argument(
+      "<run_dir...>",
+      "run directories (proctor eval's --run-dir), several to compare them, or a folder of runs (runs/) to list them",
+    )
     .option("--port <port>", "port on 127.0.0.1 (default 0: any free port)")
     .option("--open", "open the viewer in the default browser")
     .action((runDirs: ReadonlyArray<string>, options: ViewCommandOptions) =>

@@ -112,9 +112,12 @@ export const makeViewerApi = <E>(runs: ReadonlyArray<ViewerRun<E>>): ViewerApi<E
         if (live === null) return yield* notFound(`run ${index} is not followed live here`)
         return live
       }
-      if (what === "rollouts" && segments.length === 5) {
+      if (what === "rollouts" && (segments.length === 5 || (segments.length === 6 && segments[5] === "steps"))) {
         if (!INTEGER.test(seed ?? "") || !/^\d{1,9}$/.test(attempt ?? "")) {
           return yield* notFound(`no rollout ${seed}/${attempt}: expected an integer seed and attempt`)
+        }
+        if (segments.length === 6) {
+          return { steps: run.steps === undefined ? [] : yield* run.steps(Number(seed), Number(attempt)) }
         }
         const found = yield* run.rollout(Number(seed), Number(attempt))
         if (Option.isNone(found))

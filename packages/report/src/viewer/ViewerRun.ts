@@ -1,4 +1,4 @@
-import type { EvalResult } from "@proctor/core"
+import type { EvalResult, RolloutStep } from "@proctor/core"
 import type { LiveState, RolloutDetail, RowsPage, RunHead } from "@proctor/viewer/api"
 import type { Effect, Option, Stream } from "effect"
 import type { ViewerError } from "./ViewerError.js"
@@ -13,6 +13,8 @@ export interface ViewerRun<E = never> {
   /** Up to `limit` rows from position `from`, in the run's append-only order. */
   readonly rows: (from: number, limit: number) => Effect.Effect<RowsPage, ViewerError | E>
   readonly rollout: (seed: number, attempt: number) => Effect.Effect<Option.Option<RolloutDetail>, ViewerError | E>
+  /** The rollout's timeline, while it runs too (no result needed); absent where the holder keeps no steps. */
+  readonly steps?: (seed: number, attempt: number) => Effect.Effect<ReadonlyArray<RolloutStep>, ViewerError | E>
   /** What is in flight now; null when nobody here follows the run's in-flight work. */
   readonly live: Effect.Effect<LiveState | null, ViewerError | E>
   /** Every final result, for a comparison. */

@@ -6,6 +6,7 @@ import { progressOfSummary, RunningSummary } from "./internal/RunningSummary.js"
 import { yieldToEventLoop } from "./internal/yieldToEventLoop.js"
 
 import type { LiveRunState } from "./LiveRunState.js"
+import { openStepsReader, type ReadRolloutSteps, type StepsReader } from "./stepsReader.js"
 import { ViewerError } from "./ViewerError.js"
 import type { ViewerRun } from "./ViewerRun.js"
 
@@ -18,6 +19,8 @@ interface Source {
   /** Brings the reader up to date before it is read (a live eval's); a followed directory is refreshed by its poll. */
   readonly refreshBeforeRead: boolean
   readonly live: LiveRunState | null
+  /** The run's steps by rollout; null while the run has no directory yet. */
+  readonly steps: () => ReadRolloutSteps | null
   readonly watch: (onChange: () => void) => () => void
 }
 
@@ -58,6 +61,7 @@ const makeRun = (source: Source): ViewerRun => {
           config: null,
           summary: null,
           progress,
+          started_at: null,
         }
       }
       const stored = reader.summary()
@@ -73,6 +77,7 @@ const makeRun = (source: Source): ViewerRun => {
         config: reader.manifest?.config ?? null,
         summary,
         progress,
+        started_at: reader.manifest?.created_at ?? null,
       }
     }),
     rows: (from, limit) =>
@@ -106,6 +111,8 @@ const makeRun = (source: Source): ViewerRun => {
                 Effect.mapError(unavailable),
               ),
       ),
+    steps: (seed, attempt) =>
+      Effect.suspend(() => source.steps()?.(seed, attempt) ?? Effect.succeed([])).pipe(Effect.mapError(unavailable)),
     live: Effect.sync(() => source.live?.view() ?? null),
     results: Stream.unwrap(
       Effect.map(current, (reader) =>
@@ -118,7 +125,8 @@ const makeRun = (source: Source): ViewerRun => {
 
 /**
  * A run directory on disk (`proctor view DIR`), followed while another process may still write it: every
- * `followEveryMs` the reader indexes what was appended, and watchers hear of new rows and of a summary written.
+ * `followEveryMs` the reader indexes what was appended, and watchers hear of new rows, new steps and of a summary
+ * written.
  */
 export const openRunDirectoryRun = (
   dir: string,
@@ -126,12 +134,14 @@ export const openRunDirectoryRun = (
 ): Effect.Effect<ViewerRun, StoreError, Scope.Scope> =>
   Effect.gen(function* () {
     const reader = yield* openRunReader(dir)
+    const steps = openStepsReader(dir)
     const watchers = new Set<() => void>()
     const run = makeRun({
       name: options.name ?? basename(dir),
       reader: () => Effect.succeed(reader),
       refreshBeforeRead: false,
       live: null,
+      steps: () => steps.steps,
       watch: (onChange) => {
         watchers.add(onChange)
         return () => watchers.delete(onChange)
@@ -140,7 +150,8 @@ export const openRunDirectoryRun = (
     const poll = Effect.gen(function* () {
       const before = { count: reader.count(), summarized: reader.summary() !== null }
       yield* reader.refresh()
-      if (reader.count() !== before.count || (reader.summary() !== null) !== before.summarized) {
+      const stepped = yield* steps.refresh()
+      if (stepped || reader.count() !== before.count || (reader.summary() !== null) !== before.summarized) {
         for (const watcher of watchers) watcher()
       }
     }).pipe(Effect.catchAll((error) => Effect.logWarning(`cannot follow ${dir}: ${error.message}`)))
@@ -154,6 +165,7 @@ export const openRunDirectoryRun = (
  */
 export const liveRunDirectoryRun = (live: LiveRunState, name: string): ViewerRun => {
   let reader: RunReader | null = null
+  let steps: StepsReader | null = null
   return makeRun({
     name,
     reader: () =>
@@ -165,6 +177,10 @@ export const liveRunDirectoryRun = (live: LiveRunState, name: string): ViewerRun
           }),
     refreshBeforeRead: true,
     live,
+    steps: () => {
+      if (steps === null && live.runDir !== null) steps = openStepsReader(live.runDir)
+      return steps?.steps ?? null
+    },
     watch: (onChange) => live.watch(onChange),
   })
 }

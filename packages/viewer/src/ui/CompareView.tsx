@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks"
 import type { ComparisonView, RunHead } from "../ViewerApi.js"
-import { duration, fixed, integer, MISSING, usd } from "./format.js"
-import { RolloutPane, useRollout } from "./RolloutView.js"
+import { costOrUnpriced, duration, fixed, integer, MISSING, rolloutName, testName } from "./format.js"
+import { RolloutPane, useRollout, useSteps } from "./RolloutView.js"
 import type { ViewerSource } from "./source.js"
 
 const Side = ({
@@ -9,19 +9,22 @@ const Side = ({
   run,
   seed,
   attempt,
+  passThreshold,
 }: {
   source: ViewerSource
   run: RunHead
   seed: number
   attempt: number
+  passThreshold: number
 }) => {
   const loaded = useRollout(source, run.index, seed, attempt)
+  const steps = useSteps(source, run.index, seed, attempt, 0, false)
   return (
     <div class="side" data-testid={`compare-side-${run.index}`}>
       <h3>
         {run.name}{" "}
         <small>
-          seed {seed} · attempt {attempt}
+          {rolloutName(loaded.state === "ready" ? loaded.detail.result : { seed })} · attempt {attempt}
         </small>
       </h3>
       {loaded.state === "loading" ? <p class="muted">Loading…</p> : null}
@@ -31,7 +34,9 @@ const Side = ({
           Not in this run{source.mode === "embedded" ? ", or its transcript was left out of this file" : ""}.
         </p>
       ) : null}
-      {loaded.state === "ready" ? <RolloutPane detail={loaded.detail} /> : null}
+      {loaded.state === "ready" ? (
+        <RolloutPane detail={loaded.detail} passThreshold={passThreshold} steps={steps} />
+      ) : null}
     </div>
   )
 }
@@ -41,11 +46,13 @@ const SeedList = ({
   seeds,
   testId,
   seedHref,
+  taskIds,
 }: {
   label: string
   seeds: ReadonlyArray<number>
   testId: string
   seedHref: (seed: number) => string
+  taskIds: ReadonlyMap<number, string | number>
 }) => (
   <div class="flips" data-testid={testId}>
     <h3>
@@ -57,8 +64,8 @@ const SeedList = ({
       <ul>
         {seeds.map((seed) => (
           <li key={seed}>
-            <a href={seedHref(seed)} data-testid="flip-seed">
-              {seed}
+            <a href={seedHref(seed)} data-testid="flip-seed" data-seed={seed}>
+              {taskIds.get(seed) ?? seed}
             </a>
           </li>
         ))}
@@ -75,10 +82,14 @@ export interface CompareViewProps {
   readonly seed: number | null
   readonly attempt: number
   readonly compareHref: (params: Record<string, number>) => string
+  readonly passThresholdOf: (run: number) => number
+  /** The runs' task ids by seed (a library run's): flips are named by them. */
+  readonly taskIds: ReadonlyMap<number, string | number>
 }
 
 /** Two runs seed by seed: the paired difference, the seeds that flipped each way, and one seed's transcripts side by side. */
-export const CompareView = ({ source, runs, a, b, seed, attempt, compareHref }: CompareViewProps) => {
+export const CompareView = (props: CompareViewProps) => {
+  const { source, runs, a, b, seed, attempt, compareHref, taskIds } = props
   const [comparison, setComparison] = useState<ComparisonView | null | "loading">("loading")
   useEffect(() => {
     setComparison("loading")
@@ -141,7 +152,7 @@ export const CompareView = ({ source, runs, a, b, seed, attempt, compareHref }: 
               <dt>p-value</dt>
               <dd>
                 {comparison.p_value === null ? MISSING : fixed(comparison.p_value, 4)}
-                {comparison.test === undefined ? null : <small> {comparison.test}</small>}
+                {comparison.test === undefined ? null : <small> {testName(comparison.test)}</small>}
               </dd>
             </div>
             {comparison.verdict === undefined ? null : (
@@ -160,9 +171,13 @@ export const CompareView = ({ source, runs, a, b, seed, attempt, compareHref }: 
                 <dt>per rollout, A → B</dt>
                 <dd>
                   <small>
-                    tokens {integer(comparison.deltas.tokens.a)} → {integer(comparison.deltas.tokens.b)} · cost{" "}
-                    {usd(comparison.deltas.cost_usd.a)} → {usd(comparison.deltas.cost_usd.b)} · latency{" "}
-                    {duration(comparison.deltas.latency_ms.a)} → {duration(comparison.deltas.latency_ms.b)}
+                    tokens {integer(comparison.deltas.tokens.a)} → {integer(comparison.deltas.tokens.b)} ·{" "}
+                    <span data-testid="compare-cost">
+                      {comparison.deltas.cost_usd.a === null && comparison.deltas.cost_usd.b === null
+                        ? "cost unpriced"
+                        : `cost ${costOrUnpriced(comparison.deltas.cost_usd.a)} → ${costOrUnpriced(comparison.deltas.cost_usd.b)}`}
+                    </span>{" "}
+                    · latency {duration(comparison.deltas.latency_ms.a)} → {duration(comparison.deltas.latency_ms.b)}
                   </small>
                 </dd>
               </div>
@@ -186,12 +201,14 @@ export const CompareView = ({ source, runs, a, b, seed, attempt, compareHref }: 
               seeds={comparison.flips.a_only}
               testId="flips-a-only"
               seedHref={seedHref}
+              taskIds={taskIds}
             />
             <SeedList
               label={`passed in B only (${runB.name})`}
               seeds={comparison.flips.b_only}
               testId="flips-b-only"
               seedHref={seedHref}
+              taskIds={taskIds}
             />
           </div>
         </>
@@ -200,8 +217,8 @@ export const CompareView = ({ source, runs, a, b, seed, attempt, compareHref }: 
         <p class="muted">Pick a seed to see its two transcripts side by side.</p>
       ) : (
         <div class="side-by-side" data-testid="side-by-side">
-          <Side source={source} run={runA} seed={seed} attempt={attempt} />
-          <Side source={source} run={runB} seed={seed} attempt={attempt} />
+          <Side source={source} run={runA} seed={seed} attempt={attempt} passThreshold={props.passThresholdOf(a)} />
+          <Side source={source} run={runB} seed={seed} attempt={attempt} passThreshold={props.passThresholdOf(b)} />
         </div>
       )}
     </section>

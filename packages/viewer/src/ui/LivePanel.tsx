@@ -17,10 +17,12 @@ export interface LivePanelProps {
   readonly run: RunHead
   /** Changes on each `update` event of this run. */
   readonly updates: number
+  /** Where a rollout in flight opens: its timeline so far, for an agent's. */
+  readonly rolloutHref: (seed: number, attempt: number) => string
 }
 
 /** A run still being written: progress, every rollout in flight (running, or waiting to retry and why), tokens and cost. */
-export const LivePanel = ({ source, run, updates }: LivePanelProps) => {
+export const LivePanel = ({ source, run, updates, rolloutHref }: LivePanelProps) => {
   const [live, setLive] = useState<{ readonly state: LiveState; readonly at: number } | null>(null)
   const now = useClock(1000)
   useEffect(() => {
@@ -74,7 +76,9 @@ export const LivePanel = ({ source, run, updates }: LivePanelProps) => {
                 data-attempt={item.attempt}
                 data-state={item.state}
               >
-                <td>{item.seed}</td>
+                <td>
+                  <a href={rolloutHref(item.seed, item.attempt)}>{item.seed}</a>
+                </td>
                 <td>{item.attempt}</td>
                 <td>{item.state === "running" ? "running" : "waiting to retry"}</td>
                 <td>{duration(item.since_ms + aged)}</td>

@@ -8,29 +8,58 @@ const ROW_HEIGHT = 30
 
 interface Column {
   readonly key: SortKey | "error"
+  /** Its track in the row's grid. */
+  readonly width: string
   readonly label: string
   readonly render: (row: RolloutRow) => string
 }
 
 const COLUMNS: ReadonlyArray<Column> = [
-  { key: "seed", label: "seed", render: (row) => String(row.seed) },
-  { key: "attempt", label: "attempt", render: (row) => String(row.attempt) },
+  {
+    key: "task_id",
+    width: "140px",
+    label: "task",
+    render: (row) => (row.task_id === null ? MISSING : String(row.task_id)),
+  },
+  { key: "seed", width: "72px", label: "seed", render: (row) => String(row.seed) },
+  { key: "attempt", width: "88px", label: "attempt", render: (row) => String(row.attempt) },
   {
     key: "status",
+    width: "76px",
     label: "status",
     render: (row) =>
       row.status === "error" ? "error" : row.passed === false ? "wrong" : row.passed === true ? "passed" : "ok",
   },
-  { key: "score", label: "score", render: (row) => fixed(row.score, 4) },
-  { key: "latency_ms", label: "latency", render: (row) => duration(row.latency_ms) },
-  { key: "tokens", label: "tokens", render: (row) => integer(row.tokens) },
-  { key: "cost_usd", label: "cost", render: (row) => usd(row.cost_usd) },
-  { key: "calls", label: "calls", render: (row) => String(row.calls) },
-  { key: "turns", label: "turns", render: (row) => (row.turns === null ? MISSING : String(row.turns)) },
-  { key: "retries", label: "retries", render: (row) => String(row.retries) },
-  { key: "error_kind", label: "error kind", render: (row) => row.error_kind ?? "" },
-  { key: "error", label: "error", render: (row) => row.error ?? "" },
+  { key: "score", width: "70px", label: "score", render: (row) => fixed(row.score, 4) },
+  {
+    key: "stop_reason",
+    width: "100px",
+    label: "stopped by",
+    render: (row) => row.stop_reason?.replace(/_/g, " ") ?? "",
+  },
+  { key: "latency_ms", width: "84px", label: "latency", render: (row) => duration(row.latency_ms) },
+  { key: "tokens", width: "76px", label: "tokens", render: (row) => integer(row.tokens) },
+  { key: "cost_usd", width: "76px", label: "cost", render: (row) => usd(row.cost_usd) },
+  { key: "calls", width: "56px", label: "calls", render: (row) => String(row.calls) },
+  { key: "turns", width: "60px", label: "turns", render: (row) => (row.turns === null ? MISSING : String(row.turns)) },
+  {
+    key: "messages",
+    width: "84px",
+    label: "messages",
+    render: (row) => (row.messages === null ? MISSING : String(row.messages)),
+  },
+  { key: "retries", width: "76px", label: "retries", render: (row) => String(row.retries) },
+  { key: "error_kind", width: "110px", label: "error kind", render: (row) => row.error_kind ?? "" },
+  { key: "error", width: "minmax(200px, 1fr)", label: "error", render: (row) => row.error ?? "" },
 ]
+
+/** Columns only some runs fill (a library run's task ids, an agent's stop reasons and messages) show when they do. */
+const OPTIONAL: ReadonlyArray<keyof RolloutRow> = ["task_id", "stop_reason", "messages"]
+
+const columnsFor = (rows: ReadonlyArray<RolloutRow>): ReadonlyArray<Column> => {
+  const filled = new Set(OPTIONAL.filter((key) => rows.some((row) => row[key] !== null)))
+  return COLUMNS.filter((column) => !OPTIONAL.includes(column.key as keyof RolloutRow) || filled.has(column.key))
+}
 
 const STATUSES: ReadonlyArray<[StatusFilter, string]> = [
   ["all", "all"],
@@ -56,6 +85,10 @@ export interface RolloutTableProps {
 /** Every rollout of a run, virtualized (TanStack Virtual): 100,000 rows keep ~40 in the DOM. */
 export const RolloutTable = ({ rows, version, complete, query, onQuery, rolloutHref }: RolloutTableProps) => {
   const order = useMemo(() => queryRows(rows, query), [rows, version, query])
+  const columns = useMemo(() => columnsFor(rows), [rows, version])
+  // The rollout's link is its first column: its task id where it has one, else its seed.
+  const linked = columns[0]!.key
+  const tracks = columns.map((column) => column.width).join(" ")
   const errorKinds = useMemo(() => {
     const kinds = new Set<string>()
     for (const row of rows) if (row.error_kind !== null) kinds.add(row.error_kind)
@@ -136,8 +169,8 @@ export const RolloutTable = ({ rows, version, complete, query, onQuery, rolloutH
       <div class="grid-body" ref={scroller} data-testid="rollout-table">
         <table class="grid" aria-label="rollout table" aria-rowcount={order.length + 1}>
           <thead>
-            <tr class="grid-row grid-head">
-              {COLUMNS.map((column) => (
+            <tr class="grid-row grid-head" style={{ gridTemplateColumns: tracks }}>
+              {columns.map((column) => (
                 <th
                   key={column.key}
                   scope="col"
@@ -170,19 +203,24 @@ export const RolloutTable = ({ rows, version, complete, query, onQuery, rolloutH
                   class={`grid-row status-${row.status}${row.passed === false ? " wrong" : ""}`}
                   data-testid="rollout-row"
                   data-seed={row.seed}
+                  data-task={row.task_id ?? undefined}
                   data-attempt={row.attempt}
                   data-status={row.status}
                   aria-rowindex={item.index + 2}
-                  style={{ transform: `translateY(${item.start}px)`, height: `${ROW_HEIGHT}px` }}
+                  style={{
+                    transform: `translateY(${item.start}px)`,
+                    height: `${ROW_HEIGHT}px`,
+                    gridTemplateColumns: tracks,
+                  }}
                 >
-                  {COLUMNS.map((column) => (
+                  {columns.map((column) => (
                     <td
                       key={column.key}
                       class={`cell col-${column.key}`}
                       title={column.key === "error" ? (row.error ?? undefined) : undefined}
                     >
-                      {/* The seed is a link: the keyboard's way in, and "open in a new tab". */}
-                      {column.key === "seed" ? <a href={rolloutHref(row)}>{column.render(row)}</a> : column.render(row)}
+                      {/* The first cell is a link: the keyboard's way in, and "open in a new tab". */}
+                      {column.key === linked ? <a href={rolloutHref(row)}>{column.render(row)}</a> : column.render(row)}
                     </td>
                   ))}
                 </tr>

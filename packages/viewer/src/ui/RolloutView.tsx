@@ -1,7 +1,9 @@
-import { useEffect, useMemo, useState } from "preact/hooks"
+import type { RolloutStep } from "@proctor/core"
+import { useEffect, useMemo, useRef, useState } from "preact/hooks"
 import type { RolloutDetail, RolloutRow } from "../ViewerApi.js"
-import { duration, fixed, integer, MISSING, prettyJson, usd } from "./format.js"
+import { costOrUnpriced, duration, fixed, integer, MISSING, outcomeOf, prettyJson, rolloutName } from "./format.js"
 import type { ViewerSource } from "./source.js"
+import { Timeline } from "./Timeline.js"
 import { Transcript } from "./Transcript.js"
 import { transcriptOfCalls, transcriptOfTrace } from "./transcript.js"
 
@@ -17,18 +19,50 @@ const settle = (request: Promise<RolloutDetail | null>): Promise<Loaded> =>
     (error: unknown): Loaded => ({ state: "failed", message: error instanceof Error ? error.message : String(error) }),
   )
 
-export const useRollout = (source: ViewerSource, run: number, seed: number, attempt: number): Loaded => {
+/**
+ * A rollout's detail, asked for again whenever `again` changes (a rollout without its result yet, in a live run);
+ * what was read stays on the page until the new answer is in.
+ */
+export const useRollout = (source: ViewerSource, run: number, seed: number, attempt: number, again = 0): Loaded => {
+  const key = `${run}/${seed}/${attempt}`
   // Asked for as the view renders, not in an effect after it has painted: the request leaves a frame sooner.
-  const request = useMemo(() => settle(source.rollout(run, seed, attempt)), [source, run, seed, attempt])
-  const [settled, setSettled] = useState<{ readonly request: Promise<Loaded>; readonly loaded: Loaded } | null>(null)
+  const request = useMemo(() => settle(source.rollout(run, seed, attempt)), [source, key, again])
+  const [settled, setSettled] = useState<{ readonly key: string; readonly loaded: Loaded } | null>(null)
   useEffect(() => {
     let current = true
-    void request.then((loaded) => current && setSettled({ request, loaded }))
+    void request.then((loaded) => current && setSettled({ key, loaded }))
     return () => {
       current = false
     }
   }, [request])
-  return settled !== null && settled.request === request ? settled.loaded : { state: "loading" }
+  return settled !== null && settled.key === key ? settled.loaded : { state: "loading" }
+}
+
+/**
+ * A rollout's timeline, asked for again on each of its run's updates while `following` (the rollout may still be
+ * acting), and once more when it stops: a step stored is on the page at the next update.
+ */
+export const useSteps = (
+  source: ViewerSource,
+  run: number,
+  seed: number,
+  attempt: number,
+  updates: number,
+  following: boolean,
+): ReadonlyArray<RolloutStep> => {
+  const [steps, setSteps] = useState<{ readonly key: string; readonly steps: ReadonlyArray<RolloutStep> } | null>(null)
+  const key = `${run}/${seed}/${attempt}`
+  useEffect(() => {
+    let current = true
+    source.steps(run, seed, attempt).then(
+      (read) => current && setSteps({ key, steps: read }),
+      () => {},
+    )
+    return () => {
+      current = false
+    }
+  }, [source, key, following ? updates : -1])
+  return steps?.key === key ? steps.steps : []
 }
 
 const Json = ({ label, value, open = false }: { label: string; value: unknown; open?: boolean }) => {
@@ -82,25 +116,54 @@ const Steps = ({ trace }: { trace: unknown }) => {
   )
 }
 
-/** One rollout in full: outcome, error and retries, the transcript, and what the task app said about it. */
-export const RolloutPane = ({ detail }: { detail: RolloutDetail }) => {
+export interface RolloutPaneProps {
+  readonly detail: RolloutDetail
+  /** The run's: a score at or above it passes. */
+  readonly passThreshold: number
+  readonly steps: ReadonlyArray<RolloutStep>
+}
+
+/** One rollout in full: outcome, error and retries, its timeline and transcript, and what the task app said about it. */
+export const RolloutPane = ({ detail, passThreshold, steps }: RolloutPaneProps) => {
   const { result, calls } = detail
   const turns = useMemo(() => (calls.length > 0 ? transcriptOfCalls(calls) : transcriptOfTrace(result.trace)), [detail])
   const retries = result.retry_log ?? []
+  const outcome = outcomeOf(result, passThreshold)
   return (
     <div class="rollout-pane" data-testid="rollout-pane">
       <dl class="facts">
         <div>
-          <dt>status</dt>
-          <dd class={result.status === "error" ? "bad" : undefined} data-testid="rollout-status">
-            {result.status}
+          <dt>outcome</dt>
+          <dd class={outcome === "error" || outcome === "wrong" ? "bad" : undefined} data-testid="rollout-status">
+            {outcome}
             {result.error_kind === null ? "" : ` (${result.error_kind})`}
           </dd>
         </div>
         <div>
           <dt>score</dt>
-          <dd data-testid="rollout-score">{fixed(result.score, 4)}</dd>
+          <dd data-testid="rollout-score">
+            {fixed(result.score, 4)}
+            {result.status === "ok" && result.score !== null ? <small> (passes at ≥ {passThreshold})</small> : null}
+          </dd>
         </div>
+        {result.stop_reason === undefined ? null : (
+          <div>
+            <dt>stopped by</dt>
+            <dd data-testid="rollout-stop-reason">{result.stop_reason.replace(/_/g, " ")}</dd>
+          </div>
+        )}
+        {result.turns === undefined ? null : (
+          <div>
+            <dt>turns</dt>
+            <dd data-testid="rollout-turns">{integer(result.turns)}</dd>
+          </div>
+        )}
+        {result.messages === undefined ? null : (
+          <div>
+            <dt>messages</dt>
+            <dd data-testid="rollout-messages">{integer(result.messages)}</dd>
+          </div>
+        )}
         <div>
           <dt>latency</dt>
           <dd>{duration(result.latency_ms)}</dd>
@@ -111,7 +174,7 @@ export const RolloutPane = ({ detail }: { detail: RolloutDetail }) => {
         </div>
         <div>
           <dt>cost</dt>
-          <dd>{result.cost_usd === null ? "unpriced" : usd(result.cost_usd)}</dd>
+          <dd>{costOrUnpriced(result.cost_usd)}</dd>
         </div>
         <div>
           <dt>model calls</dt>
@@ -124,9 +187,13 @@ export const RolloutPane = ({ detail }: { detail: RolloutDetail }) => {
         {result.task_id === undefined ? null : (
           <div>
             <dt>task</dt>
-            <dd>{String(result.task_id)}</dd>
+            <dd data-testid="rollout-task">{String(result.task_id)}</dd>
           </div>
         )}
+        <div>
+          <dt>seed</dt>
+          <dd>{result.seed}</dd>
+        </div>
       </dl>
       {result.error === null ? null : (
         <div class="error-box" role="alert" data-testid="rollout-error">
@@ -144,6 +211,12 @@ export const RolloutPane = ({ detail }: { detail: RolloutDetail }) => {
               </li>
             ))}
           </ol>
+        </section>
+      )}
+      {steps.length === 0 ? null : (
+        <section aria-label="timeline">
+          <h3>Timeline</h3>
+          <Timeline steps={steps} calls={calls} />
         </section>
       )}
       <section aria-label="transcript">
@@ -164,11 +237,21 @@ export const RolloutPane = ({ detail }: { detail: RolloutDetail }) => {
 
 const RowFacts = ({ row }: { row: RolloutRow }) => (
   <p class="muted">
-    From the table: {row.status}
+    From the table:{" "}
+    {row.status === "error" ? "error" : row.passed === true ? "passed" : row.passed === false ? "wrong" : "ok"}
     {row.error_kind === null ? "" : ` (${row.error_kind})`}, score {fixed(row.score, 4)}, {row.calls} model calls
     {row.error === null ? "" : ` — ${row.error}`}
   </p>
 )
+
+/** Where previous/next lead: the neighbours in the table's current order and filters. */
+export interface RolloutNeighbours {
+  readonly previous: string | null
+  readonly next: string | null
+  /** 1-based place in the table's order, and how many rows it has; null when this rollout is not among them. */
+  readonly position: number | null
+  readonly of: number
+}
 
 export interface RolloutViewProps {
   readonly source: ViewerSource
@@ -177,10 +260,68 @@ export interface RolloutViewProps {
   readonly attempt: number
   readonly row: RolloutRow | undefined
   readonly backHref: string
+  readonly passThreshold: number
+  /** Changes on each `update` event of this run. */
+  readonly updates: number
+  readonly neighbours: RolloutNeighbours
 }
 
-export const RolloutView = ({ source, run, seed, attempt, row, backHref }: RolloutViewProps) => {
-  const loaded = useRollout(source, run, seed, attempt)
+/** Typing in a field is not a request to move: the keys go to the field. */
+const typing = (target: EventTarget | null): boolean =>
+  target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName))
+
+/** j / → to the next rollout, k / ← to the previous one. */
+const useMoveKeys = (neighbours: RolloutNeighbours) => {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || typing(event.target)) return
+      const to =
+        event.key === "j" || event.key === "ArrowRight"
+          ? neighbours.next
+          : event.key === "k" || event.key === "ArrowLeft"
+            ? neighbours.previous
+            : null
+      if (to === null) return
+      event.preventDefault()
+      location.hash = to
+    }
+    addEventListener("keydown", onKey)
+    return () => removeEventListener("keydown", onKey)
+  }, [neighbours.previous, neighbours.next])
+}
+
+const Neighbours = ({ neighbours }: { neighbours: RolloutNeighbours }) => (
+  <nav class="neighbours" aria-label="previous and next rollout">
+    {neighbours.previous === null ? (
+      <span class="muted">← previous</span>
+    ) : (
+      <a href={neighbours.previous} data-testid="rollout-prev" title="previous (k or ←)">
+        ← previous
+      </a>
+    )}
+    <span class="muted" data-testid="rollout-position">
+      {neighbours.position === null ? "" : `${neighbours.position} of ${neighbours.of}`}
+    </span>
+    {neighbours.next === null ? (
+      <span class="muted">next →</span>
+    ) : (
+      <a href={neighbours.next} data-testid="rollout-next" title="next (j or →)">
+        next →
+      </a>
+    )}
+  </nav>
+)
+
+export const RolloutView = (props: RolloutViewProps) => {
+  const { source, run, seed, attempt, row, backHref, passThreshold, neighbours } = props
+  // A rollout without its result may be acting now (in a run being written): it is asked for again, with its steps,
+  // on each of its run's updates until its result is in; a finished rollout's steps are all written.
+  const waiting = useRef(false)
+  const loaded = useRollout(source, run, seed, attempt, waiting.current ? props.updates : 0)
+  waiting.current = loaded.state === "absent"
+  const steps = useSteps(source, run, seed, attempt, props.updates, loaded.state !== "ready")
+  useMoveKeys(neighbours)
+  const named = loaded.state === "ready" ? loaded.detail.result : (row ?? { seed, task_id: null })
   return (
     <section
       class="rollout"
@@ -189,11 +330,12 @@ export const RolloutView = ({ source, run, seed, attempt, row, backHref }: Rollo
       data-seed={loaded.state === "ready" ? seed : undefined}
       data-attempt={loaded.state === "ready" ? attempt : undefined}
     >
-      <p>
+      <div class="rollout-nav">
         <a href={backHref}>← all rollouts</a>
-      </p>
+        <Neighbours neighbours={neighbours} />
+      </div>
       <h2 data-testid="rollout-title">
-        seed {seed} · attempt {attempt}
+        {rolloutName(named)} · attempt {attempt}
       </h2>
       {loaded.state === "loading" ? <p class="muted">Loading…</p> : null}
       {loaded.state === "failed" ? <p class="bad">Could not load this rollout: {loaded.message}</p> : null}
@@ -202,12 +344,22 @@ export const RolloutView = ({ source, run, seed, attempt, row, backHref }: Rollo
           <p class="notice">
             {source.mode === "embedded"
               ? "This rollout's transcript is not in this report file (it was left out to keep the file small; failures were kept first)."
-              : "No such rollout in this run."}
+              : steps.length > 0
+                ? "This rollout has no result yet: its timeline so far."
+                : "No such rollout in this run."}
           </p>
           {row === undefined ? null : <RowFacts row={row} />}
+          {steps.length === 0 ? null : (
+            <section aria-label="timeline">
+              <h3>Timeline</h3>
+              <Timeline steps={steps} calls={[]} />
+            </section>
+          )}
         </div>
       ) : null}
-      {loaded.state === "ready" ? <RolloutPane detail={loaded.detail} /> : null}
+      {loaded.state === "ready" ? (
+        <RolloutPane detail={loaded.detail} passThreshold={passThreshold} steps={steps} />
+      ) : null}
     </section>
   )
 }

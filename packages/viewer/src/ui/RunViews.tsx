@@ -4,14 +4,40 @@ import { CompareView } from "./CompareView.js"
 import { grouped } from "./format.js"
 import { LivePanel } from "./LivePanel.js"
 import { RolloutTable } from "./RolloutTable.js"
-import { RolloutView } from "./RolloutView.js"
+import { type RolloutNeighbours, RolloutView } from "./RolloutView.js"
+import { RunList } from "./RunList.js"
 import { href, type Route } from "./router.js"
 import { RunRows } from "./runRows.js"
 import { SummaryView } from "./SummaryView.js"
 import { NotFound, SignInRequired, type ViewerSource } from "./source.js"
-import { initialQuery, type StatusFilter, type TableQuery } from "./tableQuery.js"
+import { initialQuery, queryRows, type StatusFilter, type TableQuery } from "./tableQuery.js"
 
 const STATUS_FILTERS = new Set<string>(["all", "ok", "error", "passed", "wrong"])
+
+/** The summary's threshold where there is one, else the config's, else the config default (1). */
+const passThresholdOf = (head: RunHead | undefined): number =>
+  head?.summary?.pass_threshold ?? head?.config?.pass_threshold ?? 1
+
+/** A rollout's neighbours in the table's order (its filters and sort), for previous/next. */
+const neighboursIn = (
+  rows: ReadonlyArray<RolloutRow>,
+  order: ReadonlyArray<number>,
+  seed: number | null,
+  attempt: number,
+  rolloutHref: (row: RolloutRow) => string,
+): RolloutNeighbours => {
+  const at = order.findIndex((i) => rows[i]!.seed === seed && rows[i]!.attempt === attempt)
+  const link = (i: number | undefined) => (i === undefined ? null : rolloutHref(rows[i]!))
+  if (at < 0) return { previous: null, next: link(order[0]), position: null, of: order.length }
+  return { previous: link(order[at - 1]), next: link(order[at + 1]), position: at + 1, of: order.length }
+}
+
+/** Runs' task ids by seed, where their rollouts have them (a library run's): what a reader calls them. */
+const taskIdsOf = (...runs: ReadonlyArray<ReadonlyArray<RolloutRow>>): ReadonlyMap<number, string | number> => {
+  const ids = new Map<number, string | number>()
+  for (const rows of runs) for (const row of rows) if (row.task_id !== null) ids.set(row.seed, row.task_id)
+  return ids
+}
 
 const runParam = (params: URLSearchParams, name: string, fallback: number): number => {
   const value = params.get(name)
@@ -91,13 +117,26 @@ export const RunViews = ({ source, route, onSignInRequired }: RunViewsProps) => 
   }, [route.view, route.params.toString()])
 
   const head = runs?.[run]
-  const runQuery = run === 0 ? {} : { run }
-  const rolloutHref = (row: RolloutRow) => href(route, `/rollouts/${row.seed}/${row.attempt}`, runQuery)
+  const several = (runs?.length ?? 0) > 1
+  // Of several runs, `#/` lists them and a run's summary is `#/?run=I`.
+  const listing = route.view === "runs" || (route.view === "summary" && several && !route.params.has("run"))
+  const view = listing ? "runs" : route.view
+  const runQuery = run === 0 && !several ? {} : { run }
+  const rolloutHref = (row: Pick<RolloutRow, "seed" | "attempt">) =>
+    href(route, `/rollouts/${row.seed}/${row.attempt}`, runQuery)
   const tabs: Array<[string, string, boolean]> = [
-    ["Summary", href(route, "/", runQuery), route.view === "summary"],
-    ["Rollouts", href(route, "/rollouts", runQuery), route.view === "rollouts" || route.view === "rollout"],
+    ["Summary", href(route, "/", runQuery), view === "summary"],
+    ["Rollouts", href(route, "/rollouts", runQuery), view === "rollouts" || view === "rollout"],
   ]
-  if ((runs?.length ?? 0) > 1) tabs.push(["Compare", href(route, "/compare"), route.view === "compare"])
+  if (several) {
+    tabs.unshift(["Runs", href(route, "/runs"), view === "runs"])
+    tabs.push(["Compare", href(route, "/compare"), view === "compare"])
+  }
+  // Previous/next follow the table as it was left: its filters and its sort.
+  const order = useMemo(
+    () => (view === "rollout" ? queryRows(current.rows, query) : []),
+    [view, current, current.version, query],
+  )
 
   if (notFound) {
     return (
@@ -121,18 +160,14 @@ export const RunViews = ({ source, route, onSignInRequired }: RunViewsProps) => 
             {label}
           </a>
         ))}
-        {runs !== null && runs.length > 1 && route.view !== "compare" ? (
+        {runs !== null && several && view !== "compare" && view !== "runs" ? (
           <label class="run-picker">
             Run
             <select
               value={run}
               onChange={(event) => {
                 const next = Number(event.currentTarget.value)
-                location.hash = href(
-                  route,
-                  route.view === "rollouts" ? "/rollouts" : "/",
-                  next === 0 ? {} : { run: next },
-                )
+                location.hash = href(route, view === "rollouts" ? "/rollouts" : "/", { run: next })
               }}
             >
               {runs.map((r) => (
@@ -155,8 +190,22 @@ export const RunViews = ({ source, route, onSignInRequired }: RunViewsProps) => 
           left out to stay within the file's size budget (failures were kept first).
         </p>
       ) : null}
-      {head?.live ? <LivePanel source={source} run={head} updates={updates} /> : null}
-      {route.view === "rollouts" ? (
+      {head?.live ? (
+        <LivePanel
+          source={source}
+          run={head}
+          updates={updates}
+          rolloutHref={(seed, attempt) => rolloutHref({ seed, attempt })}
+        />
+      ) : null}
+      {view === "runs" && runs !== null ? (
+        <RunList
+          runs={runs}
+          runHref={(index) => href(route, "/", { run: index })}
+          compareHref={(a, b) => href(route, "/compare", { a, b })}
+        />
+      ) : null}
+      {view === "rollouts" ? (
         <RolloutTable
           rows={current.rows}
           version={current.version}
@@ -166,7 +215,7 @@ export const RunViews = ({ source, route, onSignInRequired }: RunViewsProps) => 
           rolloutHref={rolloutHref}
         />
       ) : null}
-      {route.view === "rollout" && route.seed !== null ? (
+      {view === "rollout" && route.seed !== null ? (
         <RolloutView
           source={rolloutSource}
           run={run}
@@ -174,9 +223,12 @@ export const RunViews = ({ source, route, onSignInRequired }: RunViewsProps) => 
           attempt={route.attempt ?? 0}
           row={current.rows.find((row) => row.seed === route.seed && row.attempt === (route.attempt ?? 0))}
           backHref={href(route, "/rollouts", runQuery)}
+          passThreshold={passThresholdOf(head)}
+          updates={updates}
+          neighbours={neighboursIn(current.rows, order, route.seed, route.attempt ?? 0, rolloutHref)}
         />
       ) : null}
-      {route.view === "summary" ? (
+      {view === "summary" ? (
         head === undefined ? (
           <p class="muted">{runs === null ? "Loading…" : "No such run."}</p>
         ) : (
@@ -188,7 +240,7 @@ export const RunViews = ({ source, route, onSignInRequired }: RunViewsProps) => 
           />
         )
       ) : null}
-      {route.view === "compare" && runs !== null ? (
+      {view === "compare" && runs !== null ? (
         <CompareView
           source={source}
           runs={runs}
@@ -197,6 +249,8 @@ export const RunViews = ({ source, route, onSignInRequired }: RunViewsProps) => 
           seed={route.params.has("seed") ? runParam(route.params, "seed", 0) : null}
           attempt={runParam(route.params, "attempt", 0)}
           compareHref={(params) => href(route, "/compare", params)}
+          passThresholdOf={(index) => passThresholdOf(runs[index])}
+          taskIds={taskIdsOf(rowsOf(runParam(route.params, "a", 0)).rows, rowsOf(runParam(route.params, "b", 1)).rows)}
         />
       ) : null}
     </>

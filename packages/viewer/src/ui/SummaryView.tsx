@@ -1,6 +1,6 @@
 import { useMemo } from "preact/hooks"
 import type { RolloutRow, RunHead } from "../ViewerApi.js"
-import { duration, fixed, grouped, integer, MISSING, percent, usd } from "./format.js"
+import { costOrUnpriced, duration, estimatorName, fixed, grouped, integer, MISSING, percent, usd } from "./format.js"
 import { Histogram } from "./Histogram.js"
 
 type Metrics = NonNullable<RunHead["summary"]>["metrics"]
@@ -83,7 +83,7 @@ export const SummaryView = ({ run, rows, version, errorsHref }: SummaryViewProps
               label="score"
               testId="score"
               value={scoreLine(summary.metrics)}
-              note={`n=${summary.metrics.count}, ${summary.metrics.estimator}${summary.metrics.stderr === null ? "" : `, SE ${fixed(summary.metrics.stderr, 4)}`}`}
+              note={`n=${summary.metrics.count} · ${estimatorName(summary.metrics.estimator)}${summary.metrics.stderr === null ? "" : ` ${fixed(summary.metrics.stderr, 4)}`}`}
             />
             <Stat label="score, errors as 0" value={scoreLine(summary.metrics_including_errors)} />
             <Stat
@@ -127,7 +127,7 @@ export const SummaryView = ({ run, rows, version, errorsHref }: SummaryViewProps
             <Stat
               label="cost"
               testId="cost"
-              value={summary.cost_usd.total === null ? "unpriced" : usd(summary.cost_usd.total)}
+              value={costOrUnpriced(summary.cost_usd.total)}
               note={
                 summary.cost_usd.mean_per_rollout === null
                   ? undefined

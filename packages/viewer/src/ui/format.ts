@@ -36,3 +36,42 @@ export const duration = (ms: number | null | undefined): string => {
 /** Pretty JSON for a `<pre>`, or null when there is nothing to show. */
 export const prettyJson = (value: unknown): string | null =>
   value === undefined || value === null ? null : JSON.stringify(value, null, 2)
+
+/** How a summary's error bar was computed, in words (the summary's `estimator`). */
+export const estimatorName = (estimator: string): string => {
+  if (estimator === "clt") return "standard error (CLT)"
+  if (estimator === "clustered_by_seed") return "standard error clustered by seed"
+  if (estimator.startsWith("clustered_by:")) {
+    return `standard error clustered by ${estimator.slice("clustered_by:".length)}`
+  }
+  return estimator.replace(/_/g, " ")
+}
+
+/** A comparison's significance test, in words (`compare --json`'s `test`). */
+export const testName = (test: string): string =>
+  test === "paired_t" ? "paired t-test" : test === "mcnemar_exact" ? "McNemar's exact test" : test.replace(/_/g, " ")
+
+/** A cost, or "unpriced" where the model has no known price. */
+export const costOrUnpriced = (value: number | null | undefined): string => (isNumber(value) ? usd(value) : "unpriced")
+
+/** A rollout as a reader knows it: a library run's task by its id, a task app's by its seed. */
+export const rolloutName = (rollout: {
+  readonly seed: number
+  readonly task_id?: string | number | null | undefined
+}): string =>
+  rollout.task_id === null || rollout.task_id === undefined ? `seed ${rollout.seed}` : `task ${rollout.task_id}`
+
+export type Outcome = "passed" | "wrong" | "ok" | "error"
+
+/**
+ * One word for how a rollout ended, the table's and the rollout page's alike: an error; else passed or wrong by the
+ * run's pass threshold (score ≥ threshold passes); "ok" for one that ran without a score.
+ */
+export const outcomeOf = (
+  rollout: { readonly status: "ok" | "error"; readonly score: number | null },
+  passThreshold: number,
+): Outcome => {
+  if (rollout.status === "error") return "error"
+  if (!isNumber(rollout.score)) return "ok"
+  return rollout.score >= passThreshold ? "passed" : "wrong"
+}

@@ -1,9 +1,9 @@
 import { useEffect, useState } from "preact/hooks"
 
-export type View = "summary" | "rollouts" | "rollout" | "compare" | "jobs"
+export type View = "runs" | "summary" | "rollouts" | "rollout" | "compare" | "jobs"
 
 /**
- * Where the page is, from the URL fragment: `#/` summary, `#/rollouts`, `#/rollouts/{seed}/{attempt}`,
+ * Where the page is, from the URL fragment: `#/` summary (of several runs: their list), `#/runs` the list of runs, `#/rollouts`, `#/rollouts/{seed}/{attempt}`,
  * `#/compare`, `#/jobs`; `?run=I` (and for compare `a`, `b`, `seed`) after the path. On the job server a job's
  * views sit under `#/jobs/{id}`: `#/jobs/{id}/rollouts/{seed}/{attempt}`.
  */
@@ -33,7 +33,8 @@ export const parseRoute = (hash: string): Route => {
   if (first === "rollouts" && seed !== undefined) {
     return { view: "rollout", job, seed: integerOrNull(seed), attempt: integerOrNull(attempt) ?? 0, params }
   }
-  const view: View = first === "rollouts" ? "rollouts" : first === "compare" ? "compare" : "summary"
+  const view: View =
+    first === "rollouts" ? "rollouts" : first === "compare" ? "compare" : first === "runs" ? "runs" : "summary"
   return { view, job, seed: null, attempt: null, params }
 }
 

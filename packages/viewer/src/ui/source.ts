@@ -3,11 +3,13 @@ import {
   type EmbeddedHead,
   type LiveState,
   type RolloutDetail,
+  type RolloutSteps,
   type RowsPage,
   RUNS_PATH,
   type RunHead,
   rolloutKey,
   rowsPath,
+  stepsPath,
   type ViewerMode,
 } from "../ViewerApi.js"
 import { followEvents } from "./sse.js"
@@ -20,6 +22,8 @@ export interface ViewerSource {
   readonly rows: (run: number, from: number, limit?: number) => Promise<RowsPage>
   /** Null when the rollout is unknown, or (embedded) its transcript was left out of the file. */
   readonly rollout: (run: number, seed: number, attempt: number) => Promise<RolloutDetail | null>
+  /** The rollout's timeline so far (empty for a one-shot rollout): it grows while the rollout runs. */
+  readonly steps: (run: number, seed: number, attempt: number) => Promise<RolloutSteps["steps"]>
   /** Null for a run that is not live. */
   readonly live: (run: number) => Promise<LiveState | null>
   readonly compare: (a: number, b: number) => Promise<ComparisonView | null>
@@ -57,6 +61,7 @@ export const httpSource = (mode: ViewerMode, base: string, apiKey: string | null
     runs: async () => (await need<{ runs: ReadonlyArray<RunHead> }>(RUNS_PATH)).runs,
     rows: (run, from, limit) => need<RowsPage>(rowsPath(run, from, limit)),
     rollout: (run, seed, attempt) => get<RolloutDetail>(`/runs/${run}/rollouts/${seed}/${attempt}`, true),
+    steps: async (run, seed, attempt) => (await get<RolloutSteps>(stepsPath(run, seed, attempt), true))?.steps ?? [],
     live: (run) => get<LiveState>(`/runs/${run}/live`, true),
     compare: (a, b) => get<ComparisonView>(`/compare?a=${a}&b=${b}`, true),
     subscribe: (onUpdate) =>
@@ -82,6 +87,7 @@ export const embeddedSource = (
   runs: async () => data.runs,
   rows: async (run) => ({ rows: data.rows[run] ?? [], next: (data.rows[run] ?? []).length, complete: true }),
   rollout: async (run, seed, attempt) => transcript(rolloutKey(run, seed, attempt)),
+  steps: async (run, seed, attempt) => transcript(rolloutKey(run, seed, attempt))?.steps ?? [],
   live: async () => null,
   compare: async () => data.comparison ?? null,
   subscribe: () => () => {},

@@ -3,6 +3,7 @@ import type { RolloutRow } from "../ViewerApi.js"
 export type StatusFilter = "all" | "ok" | "error" | "passed" | "wrong"
 
 export type SortKey =
+  | "task_id"
   | "seed"
   | "attempt"
   | "status"
@@ -13,6 +14,8 @@ export type SortKey =
   | "cost_usd"
   | "calls"
   | "turns"
+  | "messages"
+  | "stop_reason"
   | "retries"
 
 export interface TableQuery {

@@ -1,0 +1,151 @@
+import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import type { RolloutStep } from "@proctor/core"
+import type { RolloutSteps, RowsPage, RunHead } from "@proctor/viewer/api"
+import { Deferred, Effect, Exit } from "effect"
+import { testResult as result } from "../../core/test/fixtures/evalResult.js"
+import { LiveRunState } from "../src/viewer/LiveRunState.js"
+import { liveRunDirectoryRun, openRunDirectoryRun } from "../src/viewer/runDirectoryRun.js"
+import { runDirectoriesAt } from "../src/viewer/runsFolder.js"
+import { openStepsReader, STEPS_FILE } from "../src/viewer/stepsReader.js"
+import { makeViewerApi } from "../src/viewer/ViewerApi.js"
+import { freshDir, testStep, writeRun } from "./viewerRunFixture.js"
+
+const folder = () => mkdtempSync(join(tmpdir(), "proctor-runs-"))
+
+describe("a folder of runs", () => {
+  it.scoped("stands for the run directories directly in it, newest first, and nothing else", () =>
+    Effect.gen(function* () {
+      const runs = folder()
+      yield* writeRun(join(runs, "b-oldest"), [0], 1, { createdAt: "2026-01-01T00:00:00.000Z" })
+      yield* writeRun(join(runs, "a-newest"), [0], 1, { createdAt: "2026-03-01T00:00:00.000Z" })
+      yield* writeRun(join(runs, "c-middle"), [0], 1, { createdAt: "2026-02-01T00:00:00.000Z" })
+      mkdirSync(join(runs, "not-a-run"))
+      writeFileSync(join(runs, "notes.txt"), "hello")
+      expect(yield* runDirectoriesAt(runs)).toEqual(["a-newest", "c-middle", "b-oldest"].map((n) => join(runs, n)))
+      // A run directory given as such is itself, not a folder of its runs' subdirectories.
+      expect(yield* runDirectoriesAt(join(runs, "c-middle"))).toEqual([join(runs, "c-middle")])
+    }),
+  )
+
+  it.effect("is refused with the reason when it holds no run, or is no directory", () =>
+    Effect.gen(function* () {
+      const empty = folder()
+      const error = yield* Effect.flip(runDirectoriesAt(empty))
+      expect(error.reason).toBe("NotFound")
+      expect(error.message).toBe(
+        `${empty} is neither a run directory (it has no config.json or results.jsonl) nor a folder of run directories`,
+      )
+      writeFileSync(join(empty, "file"), "")
+      expect((yield* Effect.flip(runDirectoriesAt(join(empty, "file")))).message).toBe(
+        `${join(empty, "file")} is not a directory`,
+      )
+    }),
+  )
+
+  it.scoped("gives each run's start to the viewer's heads", () =>
+    Effect.gen(function* () {
+      const run = yield* writeRun(freshDir(), [0], 1, { createdAt: "2026-02-03T04:05:06.000Z" })
+      const api = makeViewerApi([yield* openRunDirectoryRun(run.dir)])
+      const { runs } = (yield* api.get("runs", {})) as { runs: Array<RunHead> }
+      expect(runs[0]!.started_at).toBe("2026-02-03T04:05:06.000Z")
+    }),
+  )
+})
+
+const stepsOf = (body: unknown) => (body as RolloutSteps).steps.map((step) => [step.seed, step.index, step.kind])
+
+describe("a run's steps", () => {
+  it.scoped("are served by rollout, in the order written, with the rollouts' interleaved lines told apart", () =>
+    Effect.gen(function* () {
+      const run = yield* writeRun(freshDir(), [0, 1])
+      run.step(
+        testStep(0, 0, "model", { tool_calls: [{ id: "c1", name: "bash", arguments: '{"cmd":"ls"}' }], tokens: 12 }),
+        testStep(1, 0, "note", { text: "sandbox up" }),
+        testStep(0, 1, "command", { command: "ls", exit_code: 2, stdout: "", stderr: "ls: no such file" }),
+        testStep(0, 2, "tool", { text: "bash", tool_call_id: "c1", output: "exit 2" }),
+      )
+      const api = makeViewerApi([yield* openRunDirectoryRun(run.dir)])
+      const seed0 = yield* api.get("runs/0/rollouts/0/0/steps", {})
+      expect(stepsOf(seed0)).toEqual([
+        [0, 0, "model"],
+        [0, 1, "command"],
+        [0, 2, "tool"],
+      ])
+      expect((seed0 as RolloutSteps).steps[1]).toMatchObject({ exit_code: 2, stderr: "ls: no such file" })
+      expect(stepsOf(yield* api.get("runs/0/rollouts/1/0/steps", {}))).toEqual([[1, 0, "note"]])
+      // A rollout without steps (a one-shot one, or none at all) has an empty timeline, not an error.
+      expect(yield* api.get("runs/0/rollouts/5/0/steps", {})).toEqual({ steps: [] })
+    }),
+  )
+
+  it.effect("follow a file still being written: a line is read once it has ended", () =>
+    Effect.gen(function* () {
+      const dir = freshDir()
+      mkdirSync(dir, { recursive: true })
+      const reader = openStepsReader(dir)
+      expect(yield* reader.steps(0, 0)).toEqual([])
+      const path = join(dir, STEPS_FILE)
+      const line = (step: RolloutStep) => `${JSON.stringify(step)}\n`
+      appendFileSync(path, line(testStep(0, 0, "note", { text: "start" })))
+      const half = line(testStep(0, 1, "command", { command: "make", exit_code: 0, stdout: "x".repeat(3000) }))
+      appendFileSync(path, half.slice(0, 1000))
+      expect((yield* reader.steps(0, 0)).map((s) => s.index)).toEqual([0])
+      appendFileSync(path, half.slice(1000))
+      expect((yield* reader.steps(0, 0)).map((s) => s.index)).toEqual([0, 1])
+      // A line that is not a step (cut by a crash, alone or with the next session's first step glued to it) is left
+      // out; the next lines still count.
+      const glued = `{"seed":0,"attempt":0,"kind":"no${line(testStep(0, 9, "note", { text: "lost" }))}`
+      appendFileSync(path, `{"seed":0,"att\n${glued}${line(testStep(0, 2, "note", { text: "end" }))}`)
+      expect((yield* reader.steps(0, 0)).map((s) => s.text ?? s.command)).toEqual(["start", "make", "end"])
+    }),
+  )
+
+  it.live("tell the viewer's watchers that a followed run has new steps", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const run = yield* writeRun(freshDir(), [0])
+        const api = makeViewerApi([yield* openRunDirectoryRun(run.dir, { followEveryMs: 10 })])
+        const updated = yield* Deferred.make<void>()
+        const stop = api.watch(() => Deferred.unsafeDone(updated, Exit.void))
+        run.step(testStep(0, 0, "note", { text: "acting" }))
+        yield* Deferred.await(updated)
+        stop()
+        expect(stepsOf(yield* api.get("runs/0/rollouts/0/0/steps", {}))).toEqual([[0, 0, "note"]])
+      }),
+    ),
+  )
+
+  it.scoped("of the run an eval is writing (`eval --view`) are served once it has started, before any result", () =>
+    Effect.gen(function* () {
+      const run = yield* writeRun(freshDir(), [0])
+      const live = new LiveRunState()
+      const api = makeViewerApi([liveRunDirectoryRun(live, "live")])
+      expect(yield* api.get("runs/0/rollouts/0/0/steps", {})).toEqual({ steps: [] })
+      live.onEvent({ _tag: "RunStarted", runId: "run-view", runDir: run.dir, planned: 1, alreadyDone: 0 })
+      run.step(testStep(0, 0, "command", { command: "pytest", exit_code: 1 }))
+      expect(stepsOf(yield* api.get("runs/0/rollouts/0/0/steps", {}))).toEqual([[0, 0, "command"]])
+      run.step(testStep(0, 1, "note", { text: "graded" }))
+      expect(stepsOf(yield* api.get("runs/0/rollouts/0/0/steps", {}))).toEqual([
+        [0, 0, "command"],
+        [0, 1, "note"],
+      ])
+    }),
+  )
+
+  it.scoped("rows carry an agent's stop reason, turns and messages", () =>
+    Effect.gen(function* () {
+      const run = yield* writeRun(freshDir(), [0, 1])
+      yield* run.add(result({ seed: 0, score: 0, stop_reason: "max_turns", turns: 30, messages: 61 }), 2)
+      yield* run.add(result({ seed: 1, score: 1 }))
+      const api = makeViewerApi([yield* openRunDirectoryRun(run.dir)])
+      const { rows } = (yield* api.get("runs/0/rows", {})) as RowsPage
+      expect(rows.map((r) => [r.stop_reason, r.turns, r.messages])).toEqual([
+        ["max_turns", 30, 61],
+        [null, null, null],
+      ])
+    }),
+  )
+})
