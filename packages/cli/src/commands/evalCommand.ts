@@ -32,7 +32,7 @@ import { modelRateLimitsOf } from "../modelRateLimits.js"
 import { ProgressDisplay } from "../ProgressDisplay.js"
 import { printResults } from "../printResults.js"
 import { startEvalViewer } from "./evalView.js"
-import { checkRepairFlag, repairHint, resumeRun } from "./resumeRun.js"
+import { checkResumeFlags, repairHint, resumeRun } from "./resumeRun.js"
 
 export interface EvalCommandOptions {
   readonly appId?: string
@@ -57,6 +57,8 @@ export interface EvalCommandOptions {
   readonly resume?: string
   /** With `--resume`: drop what in the journal is not a result of the run's plan (a backup is kept). */
   readonly repair?: boolean
+  /** With `--resume`: run the rollouts that errored again; the later try of a key wins (see RunDirectory.ts). */
+  readonly retryErrors?: boolean
   readonly failUnder?: string
   readonly json?: boolean
   /** `full`: every row in the terminal's table (see printResults.ts). */
@@ -140,7 +142,7 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
   Effect.gen(function* () {
     const failUnder = yield* parseFailUnder(options.failUnder)
     const graceMs = yield* parseGraceMs(options.graceSeconds)
-    yield* checkRepairFlag(options)
+    yield* checkResumeFlags(options)
     const flags = definedOnly({
       app_id: options.appId,
       url: options.url,

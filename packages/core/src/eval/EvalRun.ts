@@ -145,7 +145,11 @@ const resumedConfig = (
         } again (the config file with --config, ENVIRONMENT_API_KEY or --env-file) to resume`,
       })
     }
-    const { overrides, changes } = yield* applyResumeSettings(manifest.config, runDir, options.settings ?? [])
+    const { overrides, inferenceUrl, changes } = yield* applyResumeSettings(
+      manifest.config,
+      runDir,
+      options.settings ?? [],
+    )
     const stored = yield* Either.mapLeft(
       configFromManifest(manifest, options.apiKey),
       (wrong) =>
@@ -153,7 +157,10 @@ const resumedConfig = (
     )
     const config: EvalRunConfig = {
       ...stored,
-      policy_config: withSecrets(stored.policy_config, options.secrets?.policy_config ?? {}),
+      policy_config: withSecrets(
+        inferenceUrl === null ? stored.policy_config : { ...stored.policy_config, inference_url: inferenceUrl },
+        options.secrets?.policy_config ?? {},
+      ),
       env_config: withSecrets(stored.env_config, options.secrets?.env_config ?? {}),
       ...overrides,
     }
