@@ -132,6 +132,7 @@ describe("SummaryAccumulator", () => {
       tokens: { total: null, mean_per_rollout: null, rollouts_with_tokens: 0 },
       cost_usd: { total: null, mean_per_rollout: null, per_correct: null, rollouts_priced: 0 },
       retries: 0,
+      retried_errors: 0,
       duration_s: 0,
       throughput_per_s: null,
       session_completed: 0,

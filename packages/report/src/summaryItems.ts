@@ -103,7 +103,10 @@ export const summaryItems = (s: RunSummary): ReadonlyArray<readonly [label: stri
     ["latency ms", latency(s.latency_ms)],
     ["tokens", tokens(s.tokens)],
     ["cost", cost(s.cost_usd)],
-    ["retries", String(s.retries)],
+    [
+      "retries",
+      s.retried_errors > 0 ? `${s.retries} · ${s.retried_errors} errored rollouts run again` : String(s.retries),
+    ],
     ["duration", duration(s)],
   )
   return items

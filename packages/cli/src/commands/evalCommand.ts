@@ -218,7 +218,7 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
         io.stderr.write(`${modelKeyLine(runConfig, env, interception?.url ?? null)}\n`)
         return yield* withRunEvents(onEvent, (events) =>
           "run" in source
-            ? continueEvalRun(source.run, { control, events, interception })
+            ? continueEvalRun(source.run, { control, events, interception, retryErrors: options.retryErrors })
             : startEvalRun({
                 config: runConfig,
                 runDir: options.runDir ?? loaded?.runDir,

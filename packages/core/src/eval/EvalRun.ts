@@ -38,6 +38,8 @@ export interface EvalRunOptions {
   readonly solver?: Layer.Layer<Solver> | undefined
   /** Route the policy's model calls through this interceptor to `upstream` (tokens, cost, traces). */
   readonly interception?: Omit<InterceptionOptions, "recordCalls"> | undefined
+  /** On resume: run the keys stored as errors again (see `runRollouts`). */
+  readonly retryErrors?: boolean | undefined
 }
 
 /** The HTTP solver with a keep-alive pool sized to the run's concurrency and the run's deadline. */
@@ -76,7 +78,8 @@ const execute = (runId: string, dir: string, options: EvalRunOptions) => {
   const solver = options.solver ?? taskAppSolverLayer(options.config)
   const solverWithInterception =
     options.interception === undefined ? solver : interceptedLayer(options.interception).pipe(Layer.provide(solver))
-  return runRollouts({ runId, config: options.config, control: options.control, events: options.events }).pipe(
+  const { config, control, events, retryErrors } = options
+  return runRollouts({ runId, config, control, events, retryErrors }).pipe(
     Effect.provide(solverWithInterception.pipe(Layer.provideMerge(RunDirectoryStoreLayer(dir, options.config)))),
   )
 }

@@ -25,6 +25,8 @@ export interface RunnerOptions {
   readonly events?: PubSub.PubSub<RunEvent> | undefined
   /** The id of the task behind a seed, recorded in its results (`evaluate()`, whose tasks have ids). */
   readonly taskIdOf?: ((seed: number) => string | number) | undefined
+  /** Run the keys an earlier session stored as errors again; their new results are appended and win. */
+  readonly retryErrors?: boolean | undefined
 }
 
 export interface RunOutcome {
@@ -200,6 +202,14 @@ export const rolloutWithRetries = (options: RolloutTryOptions) => {
   }
 }
 
+/** The stored results but the errored ones, which `skipped` is told of: a retry runs those keys again. */
+function* withoutErrors(stored: Iterable<EvalResult>, skipped: () => void): Iterable<EvalResult> {
+  for (const result of stored) {
+    if (result.status === "error") skipped()
+    else yield result
+  }
+}
+
 /**
  * Runs every rollout of a run that the store does not already hold: bounded concurrency, retries with
  * backoff for system errors only, each result stored before it is counted. A stop request ends the
@@ -232,7 +242,10 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
       counters.scored++
     }
   }
-  plan.markStored(yield* store.completed, (result) => {
+  let retriedErrors = 0
+  const stored = yield* store.completed
+  const kept = options.retryErrors === true ? withoutErrors(stored, () => retriedErrors++) : stored
+  plan.markStored(kept, (result) => {
     summary.addFromEarlierSession(result)
     count(result)
   })
@@ -288,6 +301,7 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
     plannedKeys: planned,
     missingKeys,
     durationMs: Date.now() - startedAt,
+    retriedErrors,
   })
   yield* store.saveSummary(result)
   const interrupted = missingKeys.length > 0 && control.isStopRequested()

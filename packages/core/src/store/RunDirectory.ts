@@ -217,7 +217,8 @@ const scan = (path: string, plan: JournalPlan) =>
 
 /**
  * Opens the journal for a run of `plan`, without keeping results in memory (a 100,000-rollout run stays
- * small). Every line must be a result of a planned key, each key's at most once (an exact copy aside);
+ * small). Every line must be a result of a planned key, each key's at most once (an exact copy, and later
+ * tries of an errored key, aside: the last try wins);
  * anything else fails as `Corrupt`, naming the line, and leaves the file as it is (see `repairJournal`).
  * Only the final line may be torn (a crash in the middle of a write): it is dropped and the file cut back
  * to its last whole line, so later appends start on a fresh line.

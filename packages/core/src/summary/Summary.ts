@@ -115,6 +115,8 @@ export const RunSummary = Schema.Struct({
     rollouts_priced: Schema.Number,
   }),
   retries: Schema.Number,
+  /** Errored rollouts of earlier sessions this session ran again (`--retry-errors`); their new results count. */
+  retried_errors: Schema.optionalWith(Schema.Number, { default: () => 0 }),
   duration_s: Schema.Number,
   throughput_per_s: NullableNumber,
   /** Rollouts completed in this session; `completed` minus those a resumed run already had. */
@@ -242,6 +244,7 @@ export class SummaryAccumulator {
     readonly plannedKeys: number
     readonly missingKeys: ReadonlyArray<RolloutKey>
     readonly durationMs: number
+    readonly retriedErrors?: number | undefined
   }): RunSummary {
     const completed = this.ok + this.errored
     const missing = info.missingKeys.length
@@ -290,6 +293,7 @@ export class SummaryAccumulator {
         rollouts_priced: this.priced,
       },
       retries: this.retries,
+      retried_errors: info.retriedErrors ?? 0,
       duration_s: durationS,
       throughput_per_s: durationS > 0 ? sessionCompleted / durationS : null,
       session_completed: sessionCompleted,
