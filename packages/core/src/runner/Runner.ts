@@ -8,6 +8,7 @@ import {
   MAX_RETRY_LOG_ENTRIES,
   type RetryLogEntry,
   type RolloutKey,
+  rolloutKeyId,
 } from "../result/EvalResult.js"
 import { type FinalResult, type RolloutFailure, Solver, SolverError, type SolverService } from "../solver/Solver.js"
 import { ResultStore, type StoreError } from "../store/ResultStore.js"
@@ -232,7 +233,11 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
   const plan = new RolloutPlan(config.seeds, config.attempts)
   // Counters are the whole run's, earlier sessions included, so that "done" and "ok" add up after a resume.
   const counters = { done: 0, ok: 0, errored: 0, retries: 0, inFlight: 0, scoreSum: 0, scored: 0 }
+  // Few, as a rule: the keys whose result is an error, to say what their model calls spent.
+  const erroredKeys = new Set<string>()
   const count = (result: EvalResult) => {
+    if (result.status === "error") erroredKeys.add(rolloutKeyId(result))
+    else erroredKeys.delete(rolloutKeyId(result))
     counters.done++
     counters.retries += result.retries
     if (result.status === "ok") counters.ok++
@@ -296,7 +301,12 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
   yield* Effect.raceFirst(Fiber.join(pool), Effect.zipRight(control.cancelled, Fiber.interrupt(pool)))
 
   const missingKeys = plan.missing()
+  const callSpending =
+    store.callSpending === undefined
+      ? undefined
+      : yield* store.callSpending((key) => erroredKeys.has(rolloutKeyId(key)))
   const result: RunSummary = summary.summarize({
+    callSpending,
     runId,
     plannedKeys: planned,
     missingKeys,

@@ -25,6 +25,7 @@ import {
 } from "../config/EvalRunConfig.js"
 import { splitSecrets } from "../config/internal/withoutSecrets.js"
 import { type EvalResult, rolloutKeyId } from "../result/EvalResult.js"
+import { sumCallSpending } from "./internal/callSpending.js"
 import { endLastLine } from "./internal/endLastLine.js"
 import {
   type JournalEntries,
@@ -370,6 +371,12 @@ export const makeRunDirectoryStore = (dir: string, plan: JournalPlan) =>
                   ),
                 catch: callsFailed,
               }),
+        callSpending: (errored) =>
+          Effect.tryPromise({
+            // Calls are written with one synchronous write each, so the file is whole when this reads it.
+            try: () => sumCallSpending(join(dir, MODEL_CALLS_FILE), errored),
+            catch: storeIoError(`cannot read ${join(dir, MODEL_CALLS_FILE)}`),
+          }),
         saveSummary: (summary) =>
           Effect.try({
             try: () => writeFileSync(join(dir, SUMMARY_FILE), `${JSON.stringify(summary, null, 2)}\n`),
