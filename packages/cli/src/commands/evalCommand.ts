@@ -26,6 +26,8 @@ import { backendEval, wantsBackend } from "../backend/backendEval.js"
 import { ExitCode, runExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
 import { embeddedInterception } from "../interception.js"
+import { modelEndpointProblem } from "../internal/modelEndpointProblem.js"
+import { outputFileProblem, runDirProblem } from "../internal/outputFileProblem.js"
 import { tracesDirProblem } from "../internal/tracesDirProblem.js"
 import { proctorCommand } from "../invocation.js"
 import { modelRateLimitsOf } from "../modelRateLimits.js"
@@ -111,6 +113,31 @@ const openResume = (runDir: string, options: EvalCommandOptions, flags: EvalFlag
     return { run, config: run.config, env: settings.env, warnings: settings.warnings }
   })
 
+/**
+ * What is on this machine, checked before any server is asked or anything printed: the output files can be
+ * written, a new run's directory can be one, a resumed run's journal agrees with its plan.
+ */
+const checkLocalInputs = (
+  options: EvalCommandOptions,
+  loaded: { readonly runDir: string | null } | null,
+  resumeDir: string | undefined,
+  config: EvalRunConfig,
+) =>
+  Effect.gen(function* () {
+    for (const [flag, path] of [
+      ["--output-json", options.outputJson],
+      ["--output", options.output],
+      ["--output-txt", options.outputTxt],
+    ] as const) {
+      const problem = path === undefined ? null : outputFileProblem(path)
+      if (problem !== null) return yield* usageError(`${flag}: ${problem}`)
+    }
+    if (resumeDir !== undefined) return yield* openJournal(resumeDir, config)
+    const runDir = options.runDir ?? loaded?.runDir ?? undefined
+    const problem = runDir === undefined ? null : runDirProblem(runDir)
+    if (problem !== null) return yield* usageError(`--run-dir: ${problem}`)
+  })
+
 /** Checks the task app answers before hundreds of rollouts fail one by one. */
 const preflight = (config: EvalRunConfig) =>
   Effect.scoped(
@@ -187,16 +214,36 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
     const { config: runConfig, env } = source
     const modelRateLimits = yield* modelRateLimitsOf(options.modelRateLimit, env)
 
+    // Local inputs first (nothing is started or printed before they are found good), then the servers.
+    yield* checkLocalInputs(options, loaded, resumeDir, runConfig)
     const health = yield* preflight(runConfig)
     if (Either.isLeft(health)) {
       const error = health.left
       if (error.reason === "Unauthorized") {
-        io.stderr.write(`proctor eval: ${error.message}; set task_app_api_key or ENVIRONMENT_API_KEY\n`)
+        io.stderr.write(
+          runConfig.task_app_api_key === null
+            ? `proctor eval: the task app at ${runConfig.task_app_url} wants a key, and no task-app key was given: set task_app_api_key or ENVIRONMENT_API_KEY\n`
+            : `proctor eval: ${error.message}: the key given (task_app_api_key or ENVIRONMENT_API_KEY) is not the task app's\n`,
+        )
         return ExitCode.Usage
       }
       if (error.reason === "Unreachable" || error.reason === "Timeout") {
         io.stderr.write(`proctor eval: the task app at ${runConfig.task_app_url} is not answering: ${error.message}\n`)
         return ExitCode.Failed
+      }
+      if (error.status === 404) {
+        io.stderr.write(
+          `proctor eval: ${runConfig.task_app_url} is not a task app (${error.message.split(":")[0]}); --url takes a task app's base URL\n`,
+        )
+        return ExitCode.Usage
+      }
+    }
+    const inferenceUrl = runConfig.policy_config.inference_url
+    if (options.intercept !== false && typeof inferenceUrl === "string") {
+      const problem = yield* Effect.promise(() => modelEndpointProblem(inferenceUrl))
+      if (problem !== null) {
+        const hint = resumeDir === undefined ? "" : "; give the model's URL with --inference-url"
+        return yield* usageError(`the model endpoint ${inferenceUrl} cannot be reached: ${problem}${hint}`)
       }
     }
 
