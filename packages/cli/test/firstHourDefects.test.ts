@@ -170,7 +170,9 @@ describe("defect 4: the model endpoint and the task app are checked before the f
       const result = await mathEval(["--seeds", "0", "--inference-url", url, "--max-retries", "0", "--run-dir", runDir])
       expect(result.code).toBe(1)
       const [row] = rowsOf(runDir)
-      expect(row?.error).toMatch(/upstream_unavailable: .*(socket hang up|ECONNRESET)/)
+      // The task app's code and message lead, and the interceptor's reason is kept whole at the end.
+      expect(row?.error).toMatch(/^POST \/rollout answered 502: upstream_unavailable: model at .* answered 502: /)
+      expect(row?.error).toContain(`upstream ${url} unreachable (UND_ERR_SOCKET)`)
     } finally {
       flaky.close()
     }
