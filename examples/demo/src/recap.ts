@@ -72,6 +72,10 @@ const usageText = (summary: SummaryView): string => {
   return ` · ${tokens.toLocaleString("en-US")} tokens · ${cost === null || cost === undefined ? "unpriced" : `$${Number(cost.toPrecision(3))}`}`
 }
 
+/** The ports of `pnpm example:math` and `pnpm example:model`, which the README uses too. */
+const HINT_APP_PORT = 8000
+const HINT_MODEL_PORT = 8001
+
 export interface RecapInput {
   readonly model: string
   readonly outcomes: ReadonlyArray<EvalOutcome>
@@ -95,14 +99,23 @@ export const formatRecap = ({ model, outcomes, totalSeconds, keyInPolicyConfig }
     out.push(`${pad(o.app)}${body}`, `${pad("")}${o.runDir}${existsSync(o.runDir) ? "" : " (not created)"}`)
   }
   out.push(`${pad("total")}${seconds(totalSeconds)}`, "")
-  const dirs = outcomes.map((o) => o.runDir).filter((dir) => existsSync(join(dir, "config.json")))
-  if (dirs.length > 0) {
+  const resumable = outcomes.filter((o) => existsSync(join(o.runDir, "config.json")))
+  if (resumable.length > 0) {
+    // The demo's servers listened on ports of their own, gone with them: the hint starts servers on fixed
+    // ones and points the resume at them (a resume takes new URLs, see ResumeSettings.ts).
+    const withModel = !keyInPolicyConfig
     out.push(
       "Inspect: each run directory holds config.json, results.jsonl (one line per rollout, written as it",
       "finished), model_calls.jsonl (every model call: tokens, cost, latency), summary.json, and results.json.",
-      "Resume: a run that stopped early continues where it left off once its task app and model answer again",
-      "at the URLs in its config.json:",
-      ...dirs.map((dir) => `  ENVIRONMENT_API_KEY=<the task app's key> pnpm proctor eval --resume ${dir}`),
+      "Resume: a run that stopped early, or had errors, continues where it left off. The demo's servers are",
+      `gone: start ${withModel ? "the task app and the model" : "the task app"} again, then point the run at ${withModel ? "them" : "it"}:`,
+      ...(withModel ? [`  PORT=${HINT_MODEL_PORT} node examples/baseline-model/dist/main.js &`] : []),
+      ...resumable.flatMap((o) => [
+        `  ENVIRONMENT_API_KEY=<the task app's key> PORT=${HINT_APP_PORT} node examples/${o.app}/dist/main.js &`,
+        `  ENVIRONMENT_API_KEY=<the task app's key> pnpm proctor eval --resume ${o.runDir} --url http://127.0.0.1:${HINT_APP_PORT}${
+          withModel ? ` --inference-url http://127.0.0.1:${HINT_MODEL_PORT}` : ""
+        } --retry-errors`,
+      ]),
     )
     if (keyInPolicyConfig) {
       out.push(

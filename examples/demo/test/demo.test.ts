@@ -209,6 +209,24 @@ describe("formatRecap", () => {
   })
 })
 
+describe("formatRecap's resume hint", () => {
+  it("names servers to start and the --url/--inference-url overrides: the demo's own ports are gone", () => {
+    const runDir = mkdtempSync(join(tmpdir(), "proctor-demo-hint-"))
+    writeFileSync(join(runDir, "config.json"), "{}")
+    const text = formatRecap({
+      model: "baseline",
+      totalSeconds: 1,
+      keyInPolicyConfig: false,
+      outcomes: [{ app: "math", runDir, wallSeconds: 1, failure: undefined, interrupted: false, summary: undefined }],
+    })
+    expect(text).toContain("PORT=8000 node examples/math/dist/main.js")
+    expect(text).toContain("PORT=8001 node examples/baseline-model/dist/main.js")
+    expect(text).toContain(
+      `pnpm proctor eval --resume ${runDir} --url http://127.0.0.1:8000 --inference-url http://127.0.0.1:8001 --retry-errors`,
+    )
+  })
+})
+
 describe("the demo, end to end", () => {
   it("runs the task-app and agent evals offline, exits 0 and leaves no server behind", async () => {
     const cwd = mkdtempSync(join(tmpdir(), "proctor-demo-e2e-"))

@@ -41,9 +41,15 @@ export interface PrintResultsInput<E> {
 }
 
 /** The terminal's table: failures and first/last rows unless `--table full`, never a column with no values. */
-const terminalTable = (results: Iterable<EvalResult>, attempts: number, full: boolean): string => {
+const terminalTable = (
+  results: Iterable<EvalResult>,
+  attempts: number,
+  full: boolean,
+  passThreshold: number,
+): string => {
   const table = new ResultTable({
     attempts,
+    passThreshold,
     hideEmptyColumns: true,
     numbers: "human",
     ...(full ? {} : { rows: COMPACT_ROWS }),
@@ -89,6 +95,6 @@ export const printResults = <E>(input: PrintResultsInput<E>): Effect.Effect<void
       ...(input.tracesDir === null ? [] : [`traces: ${input.tracesDir}`]),
     ]
     io.stdout.write(`${formatSummaryText(summary)}\n\n`)
-    io.stdout.write(`${terminalTable(results(), input.attempts, options.table === "full")}\n\n`)
+    io.stdout.write(`${terminalTable(results(), input.attempts, options.table === "full", summary.pass_threshold)}\n\n`)
     io.stdout.write(`${paths.join("\n")}\n`)
   }).pipe(Effect.withSpan("cli.printResults"))

@@ -105,7 +105,10 @@ describe("proctor eval refuses bad input up front", () => {
     // Was: exit 9, "node: missing.env: not found", printed by Node 20 before proctor ran.
     for (const spelling of [["--env-file", "missing.env"], ["--env-file=missing.env"]]) {
       const result = await runInstalled(["eval", "--url", CLOSED, "--seeds", "0", "--no-intercept", ...spelling], dir)
-      expect([result.code, result.stderr]).toEqual([2, "proctor eval: env file missing.env cannot be read\n"])
+      expect([result.code, result.stderr]).toEqual([
+        2,
+        `proctor eval: env file ${join(dir, "missing.env")} cannot be read: no such file (ENOENT)\n`,
+      ])
     }
     // The variables reach proctor: the key in the file is the one the task app gets.
     file("present.env", "ENVIRONMENT_API_KEY=k\n")

@@ -39,7 +39,7 @@ describe("applyResumeSettings", () => {
         '[eval]\nseeds = [3, 2, 1, 0]\nmodel = "m"\n[eval.policy_config]\ntemperature = 0\napi_key = "sk-other"\nnested = { token = "u", depth = 2 }\n',
       )
       const applied = apply(yield* settingsFrom(path))
-      expect(applied).toEqual(Either.right({ overrides: {}, changes: [] }))
+      expect(applied).toEqual(Either.right({ overrides: {}, inferenceUrl: null, changes: [] }))
     }),
   )
 
@@ -62,6 +62,7 @@ describe("applyResumeSettings", () => {
       expect(applied).toEqual(
         Either.right({
           overrides: { concurrency: 16, max_retries: 5 },
+          inferenceUrl: null,
           changes: [
             "--concurrency is 16 from now on (the run started with 8)",
             `max_retries in ${path} is 5 from now on (the run started with 3)`,

@@ -6,7 +6,13 @@ import { Chunk, Effect, Option, Stream } from "effect"
 import type { EvalResult } from "../src/result/EvalResult.js"
 import type { ModelCall } from "../src/result/ModelCall.js"
 import { encodeModelCalls } from "../src/store/ModelCallCodec.js"
-import { MODEL_CALLS_FILE, makeRunDirectoryStore, RESULTS_FILE, SUMMARY_FILE } from "../src/store/RunDirectory.js"
+import {
+  MODEL_CALLS_FILE,
+  makeRunDirectoryStore,
+  openJournal,
+  RESULTS_FILE,
+  SUMMARY_FILE,
+} from "../src/store/RunDirectory.js"
 import { openRunReader } from "../src/store/RunReader.js"
 import { testResult } from "./fixtures/evalResult.js"
 import { conversation } from "./fixtures/modelCall.js"
@@ -145,6 +151,21 @@ describe("RunReader", () => {
       const reader = yield* openRunReader(dir)
       expect(reader.count()).toBe(1)
       expect((yield* allResults(reader)).map((r) => r.score)).toEqual([1])
+    }),
+  )
+
+  it.effect("a later try of an errored rollout (--retry-errors) wins, as it does on resume", () =>
+    Effect.gen(function* () {
+      const errored = testResult({ seed: 0, score: null, status: "error", error_kind: "timeout", error: "slow" })
+      const dir = runDir([errored, testResult({ seed: 1, score: 1 }), testResult({ seed: 0, score: 0.5 })])
+      const reader = yield* openRunReader(dir)
+      expect(reader.count()).toBe(2)
+      expect((yield* allResults(reader)).map((r) => [r.seed, r.status, r.score])).toEqual([
+        [0, "ok", 0.5],
+        [1, "ok", 1],
+      ])
+      const journal = yield* openJournal(dir, { seeds: [0, 1], attempts: 1 })
+      expect(Array.from(journal.results(), (r) => r.score)).toEqual([0.5, 1])
     }),
   )
 

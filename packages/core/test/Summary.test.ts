@@ -129,9 +129,10 @@ describe("SummaryAccumulator", () => {
       errors_by_kind: {},
       pass_at_k: null,
       latency_ms: null,
-      tokens: { total: null, mean_per_rollout: null, rollouts_with_tokens: 0 },
-      cost_usd: { total: null, mean_per_rollout: null, per_correct: null, rollouts_priced: 0 },
+      tokens: { total: null, mean_per_rollout: null, rollouts_with_tokens: 0, spent_on_errors: null },
+      cost_usd: { total: null, mean_per_rollout: null, per_correct: null, rollouts_priced: 0, spent_on_errors: null },
       retries: 0,
+      retried_errors: 0,
       duration_s: 0,
       throughput_per_s: null,
       session_completed: 0,
@@ -321,13 +322,19 @@ describe("SummaryAccumulator", () => {
       result({ seed: 1, tokens: 300 }),
       failed({ seed: 2, tokens: 50 }),
     ])
-    expect(s.tokens).toEqual({ total: 450, mean_per_rollout: 150, rollouts_with_tokens: 3 })
+    expect(s.tokens).toEqual({ total: 450, mean_per_rollout: 150, rollouts_with_tokens: 3, spent_on_errors: null })
     expect(s.cost_usd).toMatchObject({ total: 0.001, mean_per_rollout: 0.001, rollouts_priced: 1 })
     expect(s.cost_usd.per_correct).toBeNull()
     const paid = summarize([result({ score: 1, cost_usd: 0.002 }), result({ seed: 1, score: 0, cost_usd: 0.002 })])
     expect(paid.cost_usd.per_correct).toBeCloseTo(0.004, 12)
     const unpriced = summarize([result({ tokens: 10 })])
-    expect(unpriced.cost_usd).toEqual({ total: null, mean_per_rollout: null, per_correct: null, rollouts_priced: 0 })
+    expect(unpriced.cost_usd).toEqual({
+      total: null,
+      mean_per_rollout: null,
+      per_correct: null,
+      rollouts_priced: 0,
+      spent_on_errors: null,
+    })
   })
 
   it("counts retries, duration and throughput", () => {

@@ -52,17 +52,25 @@ const latency = (l: RunSummary["latency_ms"]): string =>
     ? "-"
     : `p50 ${formatMs(l.p50)} · p90 ${formatMs(l.p90)} · p99 ${formatMs(l.p99)} · max ${formatMs(l.max)} · mean ${formatMs(l.mean)}`
 
+/** What errored rollouts' model calls spent, when they spent anything: said apart, never left out. */
+const onErrors = (spent: number | null, format: (n: number) => string) =>
+  spent === null || spent === 0 ? "" : ` · ${format(spent)} spent on errors`
+
 const tokens = (t: RunSummary["tokens"]): string =>
-  t.total === null || t.mean_per_rollout === null
+  t.total === null
     ? "unreported"
-    : `${formatInteger(t.total)} total · ${formatInteger(t.mean_per_rollout)} per rollout (${t.rollouts_with_tokens} rollouts)`
+    : `${formatInteger(t.total)} total${
+        t.mean_per_rollout === null
+          ? ""
+          : ` · ${formatInteger(t.mean_per_rollout)} per rollout (${t.rollouts_with_tokens} rollouts)`
+      }${onErrors(t.spent_on_errors, formatInteger)}`
 
 const cost = (c: RunSummary["cost_usd"]): string =>
-  c.total === null || c.mean_per_rollout === null
+  c.total === null
     ? "unpriced"
-    : `${formatUsd(c.total)} total · ${formatUsd(c.mean_per_rollout)} per rollout${
+    : `${formatUsd(c.total)} total${c.mean_per_rollout === null ? "" : ` · ${formatUsd(c.mean_per_rollout)} per rollout`}${
         c.per_correct === null ? "" : ` · ${formatUsd(c.per_correct)} per correct answer`
-      } (${c.rollouts_priced} priced)`
+      }${onErrors(c.spent_on_errors, formatUsd)} (${c.rollouts_priced} priced)`
 
 const rate = (perS: number | null): string => (perS === null ? "" : ` · ${perS.toFixed(1)} rollouts/s`)
 
@@ -129,7 +137,10 @@ export const summaryItems = (s: RunSummary): ReadonlyArray<readonly [label: stri
     ["latency ms", latency(s.latency_ms)],
     ["tokens", tokens(s.tokens)],
     ["cost", cost(s.cost_usd)],
-    ["retries", String(s.retries)],
+    [
+      "retries",
+      s.retried_errors > 0 ? `${s.retries} · ${s.retried_errors} errored rollouts run again` : String(s.retries),
+    ],
     ["duration", duration(s)],
   )
   return items

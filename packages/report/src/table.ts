@@ -2,7 +2,7 @@ import type { EvalResult } from "@proctor/core"
 import { ColumnAverages, type NumberStyle, resultCells, tableHeaders } from "./columns.js"
 import { fitWidths, moreRows, renderRow, renderSeparator } from "./textLayout.js"
 
-/** Which rows a table shows: the first and the last ones, and failures (errored rollouts) up to a cap. */
+/** Which rows a table shows: the first and the last ones, and failures (errors and wrong answers) up to a cap. */
 export interface RowSelection {
   readonly first: number
   readonly last: number
@@ -20,6 +20,8 @@ export interface TableOptions {
   /** Leave out the numeric and error columns no row has a value in (the terminal); files keep synth-ai's columns. */
   readonly hideEmptyColumns?: boolean
   readonly numbers?: NumberStyle
+  /** A scored row below this is a wrong answer, a failure like an error (the run's `pass_threshold`, default 1). */
+  readonly passThreshold?: number
 }
 
 interface KeptRow {
@@ -28,7 +30,8 @@ interface KeptRow {
   readonly cells: ReadonlyArray<string>
 }
 
-const isFailure = (result: EvalResult) => result.status === "error"
+const isFailure = (result: EvalResult, passThreshold: number) =>
+  result.status === "error" || (result.score !== null && result.score < passThreshold)
 
 /**
  * The results table, fed one result at a time in the order to show them (for instance from the journal).
@@ -40,6 +43,7 @@ export class ResultTable {
   private readonly selection: RowSelection | null
   private readonly hideEmptyColumns: boolean
   private readonly numbers: NumberStyle
+  private readonly passThreshold: number
   private readonly allHeaders: ReadonlyArray<string>
   private readonly head: Array<KeptRow> = []
   private readonly failures: Array<KeptRow> = []
@@ -54,15 +58,16 @@ export class ResultTable {
     this.selection = options.rows ?? null
     this.hideEmptyColumns = options.hideEmptyColumns === true
     this.numbers = options.numbers ?? "synth-ai"
+    this.passThreshold = options.passThreshold ?? 1
     this.allHeaders = tableHeaders(this.withAttempt)
   }
 
   add(result: EvalResult): void {
     const index = this.total++
     this.averages.add(result)
-    const failure = isFailure(result)
+    const failure = isFailure(result, this.passThreshold)
     if (failure) this.failureCount++
-    if (failure || result.error !== null) this.anyErrorText = true
+    if (result.status === "error" || result.error !== null) this.anyErrorText = true
     const keep = (): KeptRow => ({ index, failure, cells: resultCells(result, this.withAttempt, this.numbers) })
     const selection = this.selection
     if (selection === null || index < selection.first) {
@@ -105,7 +110,7 @@ export class ResultTable {
     return this.total - this.keptRows().length
   }
 
-  /** Errored rows beyond the selection's cap of failures. */
+  /** Failed rows (errors, wrong answers) beyond the selection's cap of failures. */
   get hiddenFailures(): number {
     return this.failureCount - this.keptRows().filter((row) => row.failure).length
   }

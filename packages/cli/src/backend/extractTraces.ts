@@ -25,6 +25,8 @@ export const extractTraces = (
     })
     const fail = (path: string) => (error: unknown) =>
       new ReportWriteError({ path, message: error instanceof Error ? error.message : String(error) })
+    // No traces, no folder: an empty one would look like a download that lost its files.
+    if (Object.keys(entries).length === 0) return []
     yield* Effect.tryPromise({ try: () => mkdir(dir, { recursive: true }), catch: fail(dir) })
     const written: Array<string> = []
     for (const [entryName, data] of Object.entries(entries)) {

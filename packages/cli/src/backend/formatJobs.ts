@@ -42,6 +42,36 @@ export const formatJobList = (jobs: ReadonlyArray<Job>): string =>
     ]),
   ])
 
+/** Seeds as ranges, `0-283` or `0-9,20,30-39`: a job of hundreds of seeds is one line, not hundreds. */
+export const seedRanges = (seeds: ReadonlyArray<number>): string => {
+  const sorted = [...new Set(seeds)].sort((a, b) => a - b)
+  const ranges: Array<string> = []
+  for (let i = 0; i < sorted.length; ) {
+    let j = i
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++
+    ranges.push(j === i ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`)
+    i = j + 1
+  }
+  return ranges.join(",")
+}
+
+const isSeedList = (value: unknown): value is ReadonlyArray<number> =>
+  Array.isArray(value) && value.length > 0 && value.every((seed) => Number.isInteger(seed))
+
+/** The config with its seed list as ranges (the form `--seeds` takes). */
+const withSeedRanges = (config: unknown): unknown =>
+  typeof config === "object" && config !== null && isSeedList((config as { seeds?: unknown }).seeds)
+    ? { ...config, seeds: seedRanges((config as { seeds: ReadonlyArray<number> }).seeds) }
+    : config
+
+/** What `jobs cancel` says: a job that had already finished is said to be, not to be cancelled. */
+export const cancelText = (jobId: string, before: string, after: string): string =>
+  FINISHED.has(before)
+    ? `job ${jobId} had already finished (${before}); nothing to cancel`
+    : `cancel requested: job ${jobId} is ${after}`
+
+const FINISHED: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"])
+
 /** `jobs show`: status and timing, then the config, then the results block. */
 export const formatJobDetail = (job: Job, config: unknown): string => {
   const error = jobErrorText(job.error)
@@ -54,7 +84,7 @@ export const formatJobDetail = (job: Job, config: unknown): string => {
     `completed ${formatTimestamp(job.completed_at)}`,
     "",
     "Config",
-    JSON.stringify(config ?? {}, null, 2),
+    JSON.stringify(withSeedRanges(config) ?? {}, null, 2),
     "",
     "Results",
     `  progress        ${formatProgress(job)}`,

@@ -26,6 +26,8 @@ import { backendEval, wantsBackend } from "../backend/backendEval.js"
 import { ExitCode, runExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
 import { embeddedInterception } from "../interception.js"
+import { modelEndpointProblem } from "../internal/modelEndpointProblem.js"
+import { outputFileProblem, runDirProblem } from "../internal/outputFileProblem.js"
 import { tracesDirProblem } from "../internal/tracesDirProblem.js"
 import { proctorCommand } from "../invocation.js"
 import { modelRateLimitsOf } from "../modelRateLimits.js"
@@ -33,7 +35,7 @@ import { ProgressDisplay } from "../ProgressDisplay.js"
 import { printResults } from "../printResults.js"
 import { agentRunOf, usesModel } from "./agentRun.js"
 import { startEvalViewer } from "./evalView.js"
-import { checkRepairFlag, repairHint, resumeRun } from "./resumeRun.js"
+import { checkResumeFlags, repairHint, resumeRun } from "./resumeRun.js"
 
 export interface EvalCommandOptions {
   readonly appId?: string
@@ -58,6 +60,8 @@ export interface EvalCommandOptions {
   readonly resume?: string
   /** With `--resume`: drop what in the journal is not a result of the run's plan (a backup is kept). */
   readonly repair?: boolean
+  /** With `--resume`: run the rollouts that errored again; the later try of a key wins (see RunDirectory.ts). */
+  readonly retryErrors?: boolean
   readonly failUnder?: string
   readonly json?: boolean
   /** `full`: every row in the terminal's table (see printResults.ts). */
@@ -119,6 +123,31 @@ const openResume = (runDir: string, options: EvalCommandOptions, flags: EvalFlag
     return { run, config: run.config, env: settings.env, warnings: settings.warnings }
   })
 
+/**
+ * What is on this machine, checked before any server is asked or anything printed: the output files can be
+ * written, a new run's directory can be one, a resumed run's journal agrees with its plan.
+ */
+const checkLocalInputs = (
+  options: EvalCommandOptions,
+  loaded: { readonly runDir: string | null } | null,
+  resumeDir: string | undefined,
+  config: EvalRunConfig,
+) =>
+  Effect.gen(function* () {
+    for (const [flag, path] of [
+      ["--output-json", options.outputJson],
+      ["--output", options.output],
+      ["--output-txt", options.outputTxt],
+    ] as const) {
+      const problem = path === undefined ? null : outputFileProblem(path)
+      if (problem !== null) return yield* usageError(`${flag}: ${problem}`)
+    }
+    if (resumeDir !== undefined) return yield* openJournal(resumeDir, config)
+    const runDir = options.runDir ?? loaded?.runDir ?? undefined
+    const problem = runDir === undefined ? null : runDirProblem(runDir)
+    if (problem !== null) return yield* usageError(`--run-dir: ${problem}`)
+  })
+
 /** Checks the task app answers before hundreds of rollouts fail one by one. */
 const preflight = (config: EvalRunConfig) =>
   Effect.scoped(
@@ -150,7 +179,7 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
   Effect.gen(function* () {
     const failUnder = yield* parseFailUnder(options.failUnder)
     const graceMs = yield* parseGraceMs(options.graceSeconds)
-    yield* checkRepairFlag(options)
+    yield* checkResumeFlags(options)
     const flags = definedOnly({
       app_id: options.appId,
       url: options.url,
@@ -204,16 +233,36 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
     const { config: runConfig, env } = source
     const modelRateLimits = yield* modelRateLimitsOf(options.modelRateLimit, env)
 
+    // Local inputs first (nothing is started or printed before they are found good), then the servers.
+    yield* checkLocalInputs(options, loaded, resumeDir, runConfig)
     const health = runConfig.tasks === undefined ? yield* preflight(runConfig) : Either.right(null)
     if (Either.isLeft(health)) {
       const error = health.left
       if (error.reason === "Unauthorized") {
-        io.stderr.write(`proctor eval: ${error.message}; set task_app_api_key or ENVIRONMENT_API_KEY\n`)
+        io.stderr.write(
+          runConfig.task_app_api_key === null
+            ? `proctor eval: the task app at ${runConfig.task_app_url} wants a key, and no task-app key was given: set task_app_api_key or ENVIRONMENT_API_KEY\n`
+            : `proctor eval: ${error.message}: the key given (task_app_api_key or ENVIRONMENT_API_KEY) is not the task app's\n`,
+        )
         return ExitCode.Usage
       }
       if (error.reason === "Unreachable" || error.reason === "Timeout") {
         io.stderr.write(`proctor eval: the task app at ${runConfig.task_app_url} is not answering: ${error.message}\n`)
         return ExitCode.Failed
+      }
+      if (error.status === 404) {
+        io.stderr.write(
+          `proctor eval: ${runConfig.task_app_url} is not a task app (${error.message.split(":")[0]}); --url takes a task app's base URL\n`,
+        )
+        return ExitCode.Usage
+      }
+    }
+    const inferenceUrl = runConfig.policy_config.inference_url
+    if (options.intercept !== false && typeof inferenceUrl === "string") {
+      const problem = yield* Effect.promise(() => modelEndpointProblem(inferenceUrl))
+      if (problem !== null) {
+        const hint = resumeDir === undefined ? "" : "; give the model's URL with --inference-url"
+        return yield* usageError(`the model endpoint ${inferenceUrl} cannot be reached: ${problem}${hint}`)
       }
     }
 
@@ -241,7 +290,13 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
         const solving = agentRun === null ? {} : { solver: agentRun.solver, taskIdOf: agentRun.taskIdOf }
         return yield* withRunEvents(onEvent, (events) =>
           "run" in source
-            ? continueEvalRun(source.run, { control, events, interception, ...solving })
+            ? continueEvalRun(source.run, {
+                control,
+                events,
+                interception,
+                retryErrors: options.retryErrors,
+                ...solving,
+              })
             : startEvalRun({
                 config: runConfig,
                 runDir: options.runDir ?? loaded?.runDir,

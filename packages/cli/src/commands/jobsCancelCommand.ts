@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { cancelText } from "../backend/formatJobs.js"
 import { type JobsCommonOptions, runJobsCommand } from "../backend/runJobsCommand.js"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
@@ -10,13 +11,14 @@ import type { Io } from "../Io.js"
 export const jobsCancelCommand = (jobId: string, options: JobsCommonOptions, io: Io): Effect.Effect<ExitCode> =>
   runJobsCommand("cancel", options, io, jobId, (client) =>
     Effect.gen(function* () {
+      const before = options.json === true ? null : (yield* client.get(jobId)).status
       const answer = yield* client.cancel(jobId)
-      if (options.json === true) {
+      if (before === null) {
         io.stdout.write(`${JSON.stringify(answer, null, 2)}\n`)
         return ExitCode.Ok
       }
       const status = typeof answer.status === "string" ? answer.status : (yield* client.get(jobId)).status
-      io.stdout.write(`cancel requested: job ${jobId} is ${status}\n`)
+      io.stdout.write(`${cancelText(jobId, before, status)}\n`)
       return ExitCode.Ok
     }),
   )

@@ -16,6 +16,7 @@ export const jobsTracesCommand = (jobId: string, options: JobsTracesOptions, io:
       const dir = options.out ?? `traces/${jobId}`
       const written = yield* downloadTraces(client, jobId, dir, io.stderr)
       if (options.json === true) io.stdout.write(`${JSON.stringify({ job_id: jobId, dir, files: written }, null, 2)}\n`)
+      else if (written.length === 0) io.stdout.write(`no traces: nothing written, ${dir} not created\n`)
       else io.stdout.write(`${written.length} trace file${written.length === 1 ? "" : "s"} written to ${dir}\n`)
       return written.length === 0 ? ExitCode.Failed : ExitCode.Ok
     }),

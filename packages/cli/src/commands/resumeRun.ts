@@ -13,10 +13,25 @@ import { proctorCommand } from "../invocation.js"
 /** Dropped lines listed one by one up to here; the backup holds them all anyway. */
 const LISTED_LINES = 20
 
-export const checkRepairFlag = (options: { readonly repair?: boolean; readonly resume?: string }) =>
-  options.repair === true && options.resume === undefined
-    ? Either.left(new ConfigError({ reason: "InvalidValue", message: "--repair works with --resume <run_dir> only" }))
-    : Either.right(undefined)
+const usage = (message: string) => Either.left(new ConfigError({ reason: "InvalidValue", message }))
+
+/** Flags that belong to a resume only, or never to one: refused with why, never silently ignored. */
+export const checkResumeFlags = (options: {
+  readonly repair?: boolean
+  readonly retryErrors?: boolean
+  readonly resume?: string
+  readonly runDir?: string
+}) => {
+  if (options.resume === undefined) {
+    if (options.repair === true) return usage("--repair works with --resume <run_dir> only")
+    if (options.retryErrors === true) return usage("--retry-errors works with --resume <run_dir> only")
+  } else if (options.runDir !== undefined) {
+    return usage(
+      `--run-dir: a resume continues in the run directory it is given (${options.resume}); leave --run-dir out, or copy the directory first and resume the copy`,
+    )
+  }
+  return Either.right(undefined)
+}
 
 const describeRepair = (journal: string, repair: JournalRepair): string => {
   if (repair.backup === null) return `--repair: every line of ${journal} is a planned result; nothing dropped\n`

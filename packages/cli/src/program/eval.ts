@@ -31,6 +31,7 @@ export const registerEvalCommand = (program: Command, run: RunCommand): void => 
     .option("--timeout <seconds>", "deadline of one rollout")
     .option("--run-dir <dir>", "run directory (default runs/{run_id})")
     .option("--resume <run_dir>", "run only the rollouts missing from a run directory")
+    .option("--retry-errors", "with --resume: run the errored rollouts again (the journal keeps the earlier tries)")
     .option("--repair", "with --resume: back up the journal, then drop every line that is not a result of the run")
     .option("--fail-under <score>", "exit 1 when the mean score is below this score (0 to 1)")
     .option("--json", "print the summary as JSON instead of the table")

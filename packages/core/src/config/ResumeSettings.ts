@@ -16,9 +16,15 @@ const MAY_CHANGE = {
 type MayChange = keyof typeof MAY_CHANGE
 const mayChange = (key: keyof PublicEvalRunConfig): key is MayChange => key in MAY_CHANGE
 
-/** A value a resume was given for a key of the run's config (`config.json`'s names). */
+/**
+ * The policy's model endpoint: where the model is served, not what is measured (the model's name is in
+ * `model`), so it may change like the task app's URL. Given as `--inference-url` or in `[eval.policy_config]`.
+ */
+const INFERENCE_URL = "inference_url"
+
+/** A value a resume was given for a key of the run's config (`config.json`'s names), or its model endpoint. */
 export interface ResumeSetting {
-  readonly key: keyof PublicEvalRunConfig
+  readonly key: keyof PublicEvalRunConfig | typeof INFERENCE_URL
   /** In `config.json`'s form: JSON values, secret-looking keys left out. */
   readonly value: unknown
   /** Where it was given, for messages: `--seeds`, `seeds in eval.toml`. */
@@ -49,21 +55,29 @@ const CONFIG_KEYS: ReadonlySet<string> = new Set<keyof PublicEvalRunConfig>([
 
 /** The values of a decoded `[eval]` table (or of flags decoded like one) that bear on a run's config. */
 export const resumeSettingsOf = (
-  section: EvalTomlSection,
-  sourceOf: (key: keyof EvalTomlSection) => string,
+  section: EvalTomlSection & { readonly inference_url?: string | undefined },
+  sourceOf: (key: string) => string,
 ): Array<ResumeSetting> => {
   const settings: Array<ResumeSetting> = []
-  for (const [name, raw] of Object.entries(section) as Array<[keyof EvalTomlSection, unknown]>) {
+  for (const [name, raw] of Object.entries(section) as Array<[string, unknown]>) {
     if (raw === undefined) continue
     const key = name === "url" ? "task_app_url" : name
+    if (key === INFERENCE_URL) {
+      settings.push({ key, value: raw, source: sourceOf(name) })
+      continue
+    }
     if (!CONFIG_KEYS.has(key)) continue
     const value = key === "policy_config" || key === "env_config" ? withoutSecrets(raw as Record<string, unknown>) : raw
     // What config.json would hold: TOML dates become strings, and so on.
-    settings.push({
-      key: key as keyof PublicEvalRunConfig,
-      value: JSON.parse(JSON.stringify(value)),
-      source: sourceOf(name),
-    })
+    const source = sourceOf(name)
+    const json = JSON.parse(JSON.stringify(value))
+    if (key === "policy_config" && isTable(json) && typeof json[INFERENCE_URL] === "string") {
+      const { [INFERENCE_URL]: inferenceUrl, ...rest } = json
+      settings.push({ key: INFERENCE_URL, value: inferenceUrl, source: `${source} (${INFERENCE_URL})` })
+      settings.push({ key: "policy_config", value: rest, source })
+      continue
+    }
+    settings.push({ key: key as keyof PublicEvalRunConfig, value: json, source })
   }
   return settings
 }
@@ -114,11 +128,13 @@ const planChange = (stored: PublicEvalRunConfig, setting: ResumeSetting): string
       ? null
       : `${setting.source} gives seeds ${describeSeeds(given)}, the run has ${describeSeeds(stored.seeds)}`
   }
-  let storedValue: unknown = stored[setting.key]
-  // The model is copied into policy_config when the table has none (see loadEvalConfig): not a difference.
-  if (setting.key === "policy_config" && isTable(setting.value) && setting.value.model === undefined) {
-    const { model, ...rest } = stored.policy_config
-    if (model === stored.model) storedValue = rest
+  let storedValue: unknown = stored[setting.key as keyof PublicEvalRunConfig]
+  if (setting.key === "policy_config" && isTable(setting.value)) {
+    // The endpoint may change (see INFERENCE_URL); the model is copied into policy_config when the table has
+    // none (see loadEvalConfig): neither is a difference of plan.
+    const { [INFERENCE_URL]: _endpoint, ...policy } = stored.policy_config
+    const { model, ...rest } = policy
+    storedValue = setting.value.model === undefined && model === stored.model ? rest : policy
   }
   const difference = firstDifference(setting.key, setting.value, storedValue)
   if (difference === null) return null
@@ -129,6 +145,8 @@ const planChange = (stored: PublicEvalRunConfig, setting: ResumeSetting): string
 export interface ResumeSettingsApplied {
   /** The settings that may change, as they apply to this session. */
   readonly overrides: Partial<Pick<EvalRunConfig, (typeof MAY_CHANGE)[MayChange]>>
+  /** The policy's model endpoint for this session, when the resume gives another one. */
+  readonly inferenceUrl: string | null
   /** One line per setting that changes how the run executes from now on. */
   readonly changes: ReadonlyArray<string>
 }
@@ -146,8 +164,10 @@ export const applyResumeSettings = (
 ): Either.Either<ResumeSettingsApplied, ConfigError> => {
   const refused: Array<string> = []
   const latest = new Map<MayChange, ResumeSetting>()
+  let endpoint: ResumeSetting | null = null
   for (const setting of settings) {
-    if (mayChange(setting.key)) latest.set(setting.key, setting)
+    if (setting.key === INFERENCE_URL) endpoint = setting
+    else if (mayChange(setting.key)) latest.set(setting.key, setting)
     else {
       const change = planChange(stored, setting)
       if (change !== null) refused.push(change)
@@ -172,5 +192,12 @@ export const applyResumeSettings = (
       `${setting.source} is ${describe(setting.value)} from now on (the run started with ${describe(stored[key])})`,
     )
   }
-  return Either.right({ overrides, changes })
+  const storedEndpoint = stored.policy_config[INFERENCE_URL]
+  const inferenceUrl = endpoint === null || endpoint.value === storedEndpoint ? null : String(endpoint.value)
+  if (endpoint !== null && inferenceUrl !== null) {
+    changes.push(
+      `${endpoint.source} is ${describe(inferenceUrl)} from now on (the run started with ${describe(storedEndpoint)})`,
+    )
+  }
+  return Either.right({ overrides, inferenceUrl, changes })
 }

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises"
+import { resolve } from "node:path"
 import { Effect, Either, ParseResult, Redacted, Schema } from "effect"
 import { parse as parseToml, TomlError } from "smol-toml"
 import { harborTaskSeeds } from "../agent/HarborRun.js"
@@ -91,18 +92,35 @@ const decodeSection = (raw: unknown, render: (path: ReadonlyArray<PropertyKey>) 
 const readText = (path: string, what: string) =>
   Effect.tryPromise({
     try: () => readFile(path, "utf8"),
-    catch: () => new ConfigError({ reason: "FileNotFound", message: `${what} ${path} cannot be read` }),
+    catch: (cause) => {
+      const code = (cause as NodeJS.ErrnoException).code
+      const why = code === "ENOENT" ? "no such file (ENOENT)" : code === "EACCES" ? "permission denied (EACCES)" : code
+      return new ConfigError({
+        reason: "FileNotFound",
+        message: `${what} ${resolve(path)} cannot be read: ${why ?? String(cause)}`,
+      })
+    },
   })
+
+/** A character a terminal would act on (ESC, BEL, CR, C1 controls, …), written as an escape instead. */
+const escapeUnprintable = (text: string) =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what is escaped
+  text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (c) =>
+    c === "\t" ? "\\t" : `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  )
 
 /** `file:line:column: what is wrong`, then the parser's excerpt with a caret under the spot. */
 const tomlSyntaxError = (path: string, error: unknown) => {
   if (!(error instanceof TomlError)) {
-    return new ConfigError({ reason: "TomlSyntax", message: `${path}: not valid TOML: ${String(error)}` })
+    return new ConfigError({
+      reason: "TomlSyntax",
+      message: `${path}: not valid TOML: ${escapeUnprintable(String(error))}`,
+    })
   }
   const what = (error.message.split("\n")[0] ?? "").replace(/^Invalid TOML document: /, "")
   return new ConfigError({
     reason: "TomlSyntax",
-    message: `${path}:${error.line}:${error.column}: not valid TOML: ${what}\n${error.codeblock.trimEnd()}`,
+    message: `${path}:${error.line}:${error.column}: not valid TOML: ${escapeUnprintable(what)}\n${escapeUnprintable(error.codeblock.trimEnd())}`,
   })
 }
 

@@ -40,6 +40,8 @@ export interface EvalRunOptions {
   readonly interception?: Omit<InterceptionOptions, "recordCalls"> | undefined
   /** A result's `task_id` from its seed (agent runs: the task directory's name). */
   readonly taskIdOf?: ((seed: number) => string | number) | undefined
+  /** On resume: run the keys stored as errors again (see `runRollouts`). */
+  readonly retryErrors?: boolean | undefined
 }
 
 /** The HTTP solver with a keep-alive pool sized to the run's concurrency and the run's deadline. */
@@ -78,13 +80,10 @@ const execute = (runId: string, dir: string, options: EvalRunOptions) => {
   const solver = options.solver ?? taskAppSolverLayer(options.config)
   const solverWithInterception =
     options.interception === undefined ? solver : interceptedLayer(options.interception).pipe(Layer.provide(solver))
-  return runRollouts({
-    runId,
-    config: options.config,
-    control: options.control,
-    events: options.events,
-    taskIdOf: options.taskIdOf,
-  }).pipe(Effect.provide(solverWithInterception.pipe(Layer.provideMerge(RunDirectoryStoreLayer(dir, options.config)))))
+  const { config, control, events, retryErrors, taskIdOf } = options
+  return runRollouts({ runId, config, control, events, retryErrors, taskIdOf }).pipe(
+    Effect.provide(solverWithInterception.pipe(Layer.provideMerge(RunDirectoryStoreLayer(dir, options.config)))),
+  )
 }
 
 /** Starts a new run in a fresh run directory. */
@@ -151,7 +150,11 @@ const resumedConfig = (
         } again (the config file with --config, ENVIRONMENT_API_KEY or --env-file) to resume`,
       })
     }
-    const { overrides, changes } = yield* applyResumeSettings(manifest.config, runDir, options.settings ?? [])
+    const { overrides, inferenceUrl, changes } = yield* applyResumeSettings(
+      manifest.config,
+      runDir,
+      options.settings ?? [],
+    )
     const stored = yield* Either.mapLeft(
       configFromManifest(manifest, options.apiKey),
       (wrong) =>
@@ -159,7 +162,10 @@ const resumedConfig = (
     )
     const config: EvalRunConfig = {
       ...stored,
-      policy_config: withSecrets(stored.policy_config, options.secrets?.policy_config ?? {}),
+      policy_config: withSecrets(
+        inferenceUrl === null ? stored.policy_config : { ...stored.policy_config, inference_url: inferenceUrl },
+        options.secrets?.policy_config ?? {},
+      ),
       env_config: withSecrets(stored.env_config, options.secrets?.env_config ?? {}),
       ...overrides,
     }

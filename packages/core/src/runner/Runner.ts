@@ -8,6 +8,7 @@ import {
   MAX_RETRY_LOG_ENTRIES,
   type RetryLogEntry,
   type RolloutKey,
+  rolloutKeyId,
 } from "../result/EvalResult.js"
 import type { RolloutStep } from "../result/RolloutStep.js"
 import { type FinalResult, type RolloutFailure, Solver, SolverError, type SolverService } from "../solver/Solver.js"
@@ -28,6 +29,8 @@ export interface RunnerOptions {
   readonly events?: PubSub.PubSub<RunEvent> | undefined
   /** The id of the task behind a seed, recorded in its results (`evaluate()`, whose tasks have ids). */
   readonly taskIdOf?: ((seed: number) => string | number) | undefined
+  /** Run the keys an earlier session stored as errors again; their new results are appended and win. */
+  readonly retryErrors?: boolean | undefined
 }
 
 export interface RunOutcome {
@@ -246,6 +249,14 @@ export const rolloutWithRetries = (options: RolloutTryOptions) => {
   }
 }
 
+/** The stored results but the errored ones, which `skipped` is told of: a retry runs those keys again. */
+function* withoutErrors(stored: Iterable<EvalResult>, skipped: () => void): Iterable<EvalResult> {
+  for (const result of stored) {
+    if (result.status === "error") skipped()
+    else yield result
+  }
+}
+
 /**
  * Runs every rollout of a run that the store does not already hold: bounded concurrency, retries with
  * backoff for system errors only, each result stored before it is counted. A stop request ends the
@@ -268,7 +279,11 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
   const plan = new RolloutPlan(config.seeds, config.attempts)
   // Counters are the whole run's, earlier sessions included, so that "done" and "ok" add up after a resume.
   const counters = { done: 0, ok: 0, errored: 0, retries: 0, inFlight: 0, scoreSum: 0, scored: 0, correct: 0, wrong: 0 }
+  // Few, as a rule: the keys whose result is an error, to say what their model calls spent.
+  const erroredKeys = new Set<string>()
   const count = (result: EvalResult) => {
+    if (result.status === "error") erroredKeys.add(rolloutKeyId(result))
+    else erroredKeys.delete(rolloutKeyId(result))
     counters.done++
     counters.retries += result.retries
     if (result.status === "ok") counters.ok++
@@ -282,7 +297,10 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
       }
     }
   }
-  plan.markStored(yield* store.completed, (result) => {
+  let retriedErrors = 0
+  const stored = yield* store.completed
+  const kept = options.retryErrors === true ? withoutErrors(stored, () => retriedErrors++) : stored
+  plan.markStored(kept, (result) => {
     summary.addFromEarlierSession(result)
     count(result)
   })
@@ -335,11 +353,17 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
   yield* Effect.raceFirst(Fiber.join(pool), Effect.zipRight(control.cancelled, Fiber.interrupt(pool)))
 
   const missingKeys = plan.missing()
+  const callSpending =
+    store.callSpending === undefined
+      ? undefined
+      : yield* store.callSpending((key) => erroredKeys.has(rolloutKeyId(key)))
   const result: RunSummary = summary.summarize({
+    callSpending,
     runId,
     plannedKeys: planned,
     missingKeys,
     durationMs: Date.now() - startedAt,
+    retriedErrors,
   })
   yield* store.saveSummary(result)
   const interrupted = missingKeys.length > 0 && control.isStopRequested()

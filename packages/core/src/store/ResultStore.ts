@@ -1,5 +1,5 @@
 import { Context, type Effect, Schema } from "effect"
-import type { EvalResult } from "../result/EvalResult.js"
+import type { EvalResult, RolloutKey } from "../result/EvalResult.js"
 import type { ModelCall } from "../result/ModelCall.js"
 import type { RolloutStep } from "../result/RolloutStep.js"
 import type { RunSummary } from "../summary/Summary.js"
@@ -24,6 +24,20 @@ export const storeIoError =
       cause,
     })
 
+/** What a run's model calls spent, counted call by call (see `ResultStoreService.callSpending`). */
+export interface CallSpending {
+  readonly calls: number
+  /** Tokens of the calls that reported usage (`metered` of them). */
+  readonly tokens: number
+  readonly metered: number
+  /** USD of the calls that had a price (`priced` of them). */
+  readonly costUsd: number
+  readonly priced: number
+  /** The part spent on rollouts whose result is an error. */
+  readonly errorTokens: number
+  readonly errorCostUsd: number
+}
+
 export interface ResultStoreService {
   /** Where results live, for messages (`proctor eval --resume …`); null when not on disk. */
   readonly location: string | null
@@ -36,6 +50,11 @@ export interface ResultStoreService {
   /** Steps of multi-step rollouts as they happen (`steps.jsonl`, a table), each try's in order. */
   readonly appendSteps: (steps: ReadonlyArray<RolloutStep>) => Effect.Effect<void, StoreError>
   readonly saveSummary: (summary: RunSummary) => Effect.Effect<void, StoreError>
+  /**
+   * Every stored model call's tokens and cost, this run's earlier sessions and failed tries included; `errored`
+   * names the rollouts whose result is an error. Absent where the store does not keep calls that way.
+   */
+  readonly callSpending?: (errored: (key: RolloutKey) => boolean) => Effect.Effect<CallSpending, StoreError>
 }
 
 /** Where finished rollouts are kept: a run directory (CLI) or a database (server). */

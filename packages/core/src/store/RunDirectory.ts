@@ -25,6 +25,7 @@ import {
 } from "../config/EvalRunConfig.js"
 import { splitSecrets } from "../config/internal/withoutSecrets.js"
 import { type EvalResult, rolloutKeyId } from "../result/EvalResult.js"
+import { sumCallSpending } from "./internal/callSpending.js"
 import { endLastLine } from "./internal/endLastLine.js"
 import {
   type JournalEntries,
@@ -219,7 +220,8 @@ const scan = (path: string, plan: JournalPlan) =>
 
 /**
  * Opens the journal for a run of `plan`, without keeping results in memory (a 100,000-rollout run stays
- * small). Every line must be a result of a planned key, each key's at most once (an exact copy aside);
+ * small). Every line must be a result of a planned key, each key's at most once (an exact copy, and later
+ * tries of an errored key, aside: the last try wins);
  * anything else fails as `Corrupt`, naming the line, and leaves the file as it is (see `repairJournal`).
  * Only the final line may be torn (a crash in the middle of a write): it is dropped and the file cut back
  * to its last whole line, so later appends start on a fresh line.
@@ -392,6 +394,12 @@ export const makeRunDirectoryStore = (dir: string, plan: JournalPlan) =>
                 },
                 catch: stepsFailed,
               }),
+        callSpending: (errored) =>
+          Effect.tryPromise({
+            // Calls are written with one synchronous write each, so the file is whole when this reads it.
+            try: () => sumCallSpending(join(dir, MODEL_CALLS_FILE), errored),
+            catch: storeIoError(`cannot read ${join(dir, MODEL_CALLS_FILE)}`),
+          }),
         saveSummary: (summary) =>
           Effect.try({
             try: () => writeFileSync(join(dir, SUMMARY_FILE), `${JSON.stringify(summary, null, 2)}\n`),

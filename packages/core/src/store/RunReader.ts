@@ -65,6 +65,8 @@ interface Cursor {
  */
 const RESULTS_PER_READ = 250
 const READ_BUFFER_BYTES = 1024 * 1024
+/** How the runner writes an errored result's status; inside a string value its quotes would be escaped. */
+const ERROR_STATUS = Buffer.from('"status":"error"')
 
 const statOrNull = (path: string): Stats | null => {
   try {
@@ -111,6 +113,8 @@ class RunIndex {
   /** Each key's lines of model_calls.jsonl and of steps.jsonl. */
   readonly calls = new KeyRanges()
   readonly steps = new KeyRanges()
+  /** 1 when the result is an error (a later try may replace it), else 0. */
+  readonly resultErrored = new NumberColumn()
 
   keySlot(seed: number, attempt: number): number {
     const id = keyOf(seed, attempt)
@@ -122,12 +126,22 @@ class RunIndex {
     return slot
   }
 
-  /** A later line for a key already indexed (a copy) is not a second rollout: the first one is kept. */
-  addResult(seed: number, attempt: number, offset: number, length: number): void {
+  /**
+   * A later line for a key already indexed is not a second rollout: a copy (the first one is kept), or a later
+   * try of an errored key (`--retry-errors`), which wins as it does on resume.
+   */
+  addResult(seed: number, attempt: number, offset: number, length: number, errored: boolean): void {
     const slot = this.keySlot(seed, attempt)
-    if (this.keyResult.at(slot) !== -1) return
-    this.keyResult.set(slot, this.resultOffset.push(offset))
-    this.resultLength.push(length)
+    const existing = this.keyResult.at(slot)
+    if (existing === -1) {
+      this.keyResult.set(slot, this.resultOffset.push(offset))
+      this.resultLength.push(length)
+      this.resultErrored.push(errored ? 1 : 0)
+    } else if (this.resultErrored.at(existing) === 1) {
+      this.resultOffset.set(existing, offset)
+      this.resultLength.set(existing, length)
+      this.resultErrored.set(existing, errored ? 1 : 0)
+    }
   }
 
   addCall(seed: number, attempt: number, offset: number, length: number): void {
@@ -201,11 +215,11 @@ const makeRunReader = (dir: string, manifest: RunDirectoryManifest | null): RunR
     // Results read first, calls then looked at afresh: a rollout's calls are written before its result, so every
     // result read finds its calls. The results are indexed last, once their calls are: a reader asking between the
     // two reads (they await the disk) would see a result without its calls.
-    const appended: Array<{ seed: number; attempt: number; offset: number; length: number }> = []
+    const appended: Array<{ seed: number; attempt: number; offset: number; length: number; errored: boolean }> = []
     try {
       await follow(resultsPath, results, resultsStats, (bytes, offset) => {
         const key = resultLineKey(bytes)
-        if (key !== null) appended.push({ ...key, offset, length: bytes.length })
+        if (key !== null) appended.push({ ...key, offset, length: bytes.length, errored: bytes.includes(ERROR_STATUS) })
       })
       await follow(callsPath, calls, statOrNull(callsPath), (bytes, offset) => {
         const key = callLineKey(bytes)
@@ -216,7 +230,9 @@ const makeRunReader = (dir: string, manifest: RunDirectoryManifest | null): RunR
         if (key !== null) index.addStep(key.seed, key.attempt, offset, bytes.length)
       })
     } finally {
-      for (const { seed, attempt, offset, length } of appended) index.addResult(seed, attempt, offset, length)
+      for (const { seed, attempt, offset, length, errored } of appended) {
+        index.addResult(seed, attempt, offset, length, errored)
+      }
     }
     return index.resultOffset.length
   }
@@ -251,11 +267,19 @@ const makeRunReader = (dir: string, manifest: RunDirectoryManifest | null): RunR
     return read
   }
 
-  /** How many results from `from` on one read takes: a bounded count and a bounded number of bytes. */
+  /**
+   * How many results from `from` on one read takes: a bounded count and a bounded number of bytes, in file
+   * order (a retried key's result lies further on in the file than the ones after it in the index).
+   */
   const stepEnd = (from: number, end: number) => {
     const limit = index.resultOffset.at(from) + READ_BUFFER_BYTES
     let to = from + 1
-    while (to < end && to - from < RESULTS_PER_READ && index.resultOffset.at(to) + index.resultLength.at(to) <= limit) {
+    while (
+      to < end &&
+      to - from < RESULTS_PER_READ &&
+      index.resultOffset.at(to) > index.resultOffset.at(to - 1) &&
+      index.resultOffset.at(to) + index.resultLength.at(to) <= limit
+    ) {
       to++
     }
     return to

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { roundUsd } from "../internal/roundUsd.js"
 import { errorKindDocs } from "../result/ErrorKindDoc.js"
 import type { ErrorKind, EvalResult, RolloutKey } from "../result/EvalResult.js"
+import type { CallSpending } from "../store/ResultStore.js"
 import { ActiveTime } from "./internal/ActiveTime.js"
 import { clusteringOf, ScoreStats } from "./internal/ScoreStats.js"
 
@@ -95,7 +96,9 @@ export type LengthStats = typeof LengthStats.Type
  * - `latency_ms` percentiles interpolate linearly between the closest ranks (numpy's default), over every
  *   completed rollout that reported a latency, errored ones included.
  * - token and cost totals are null, not 0, when no rollout reported them: an unpriced run must not look free.
- *   Costs are rounded to 1e-10 USD so that sums carry no float noise.
+ *   Costs are rounded to 1e-10 USD so that sums carry no float noise. When the run's model calls were
+ *   recorded, the totals are theirs, call by call: every call made is spent, those of failed tries and of
+ *   rollouts that errored included (the latter also apart, `spent_on_errors`).
  * - `duration_s` and `throughput_per_s` are this session's (a resumed run's earlier rollouts are not counted
  *   in its rate); `run_duration_s` and `run_throughput_per_s` cover the whole run: earlier sessions' active
  *   time (the union of their rollouts' [started_at, finished_at]) plus this session's duration.
@@ -129,6 +132,8 @@ export const RunSummary = Schema.Struct({
     total: NullableNumber,
     mean_per_rollout: NullableNumber,
     rollouts_with_tokens: Schema.Number,
+    /** The part of `total` spent by the model calls of rollouts that errored (null: no calls recorded). */
+    spent_on_errors: Schema.optionalWith(NullableNumber, { default: () => null }),
   }),
   cost_usd: Schema.Struct({
     total: NullableNumber,
@@ -136,8 +141,12 @@ export const RunSummary = Schema.Struct({
     /** Total cost over correct rollouts (score ≥ pass_threshold): what one right answer costs. */
     per_correct: NullableNumber,
     rollouts_priced: Schema.Number,
+    /** The part of `total` spent by the model calls of rollouts that errored (null: no priced calls recorded). */
+    spent_on_errors: Schema.optionalWith(NullableNumber, { default: () => null }),
   }),
   retries: Schema.Number,
+  /** Errored rollouts of earlier sessions this session ran again (`--retry-errors`); their new results count. */
+  retried_errors: Schema.optionalWith(Schema.Number, { default: () => 0 }),
   duration_s: Schema.Number,
   throughput_per_s: NullableNumber,
   /** Rollouts completed in this session; `completed` minus those a resumed run already had. */
@@ -280,7 +289,11 @@ export class SummaryAccumulator {
     readonly plannedKeys: number
     readonly missingKeys: ReadonlyArray<RolloutKey>
     readonly durationMs: number
+    readonly retriedErrors?: number | undefined
+    /** The run's recorded model calls: when present, the token and cost totals are theirs. */
+    readonly callSpending?: CallSpending | undefined
   }): RunSummary {
+    const calls = info.callSpending !== undefined && info.callSpending.calls > 0 ? info.callSpending : null
     const completed = this.ok + this.errored
     const missing = info.missingKeys.length
     const durationS = info.durationMs / 1000
@@ -317,17 +330,20 @@ export class SummaryAccumulator {
       pass_at_k: this.attempts > 1 ? this.passAtKs() : null,
       latency_ms: this.latencySummary(),
       tokens: {
-        total: this.withTokens > 0 ? this.tokens : null,
+        total: calls !== null && calls.metered > 0 ? calls.tokens : this.withTokens > 0 ? this.tokens : null,
         mean_per_rollout: this.withTokens > 0 ? this.tokens / this.withTokens : null,
         rollouts_with_tokens: this.withTokens,
+        spent_on_errors: calls !== null && calls.metered > 0 ? calls.errorTokens : null,
       },
       cost_usd: {
-        total: this.priced > 0 ? roundUsd(this.cost) : null,
+        spent_on_errors: calls !== null && calls.priced > 0 ? calls.errorCostUsd : null,
+        total: calls !== null && calls.priced > 0 ? calls.costUsd : this.priced > 0 ? roundUsd(this.cost) : null,
         mean_per_rollout: this.priced > 0 ? roundUsd(this.cost / this.priced) : null,
         per_correct: this.priced > 0 && this.correct > 0 ? roundUsd(this.cost / this.correct) : null,
         rollouts_priced: this.priced,
       },
       retries: this.retries,
+      retried_errors: info.retriedErrors ?? 0,
       duration_s: durationS,
       throughput_per_s: durationS > 0 ? sessionCompleted / durationS : null,
       session_completed: sessionCompleted,

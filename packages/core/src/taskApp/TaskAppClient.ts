@@ -84,6 +84,26 @@ const headerValue = (value: string | ReadonlyArray<string> | undefined) => (Arra
 
 const snippet = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text)
 
+/** How much of an error body's own message is kept: enough for a cause chain, bounded for a row. */
+const MAX_REASON_CHARS = 500
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/**
+ * `code: message` of an error envelope (`{"detail":{"error":{code, message}}}`, `{"error":{…}}`,
+ * `{"detail": "…"}`), so the reason leads instead of being cut off inside the JSON; null for any other body.
+ */
+const envelopeReason = (json: unknown): string | null => {
+  const detail = isRecord(json) ? json.detail : undefined
+  if (typeof detail === "string") return detail.slice(0, MAX_REASON_CHARS)
+  const error = isRecord(detail) ? detail.error : isRecord(json) ? json.error : undefined
+  if (typeof error === "string") return error.slice(0, MAX_REASON_CHARS)
+  if (!isRecord(error) || typeof error.message !== "string") return null
+  const code = typeof error.code === "string" ? `${error.code}: ` : ""
+  return `${code}${error.message}`.slice(0, MAX_REASON_CHARS)
+}
+
 /** Maps a non-2xx answer to its error, or parses a 2xx body as JSON. */
 export const classifyResponse = (endpoint: string, raw: RawResponse): Either.Either<unknown, TaskAppError> => {
   const { status, text } = raw
@@ -124,7 +144,11 @@ export const classifyResponse = (endpoint: string, raw: RawResponse): Either.Eit
     )
   }
   return Either.left(
-    new TaskAppError({ ...base, reason: "HttpStatus", message: `${endpoint} answered ${status}: ${snippet(text)}` }),
+    new TaskAppError({
+      ...base,
+      reason: "HttpStatus",
+      message: `${endpoint} answered ${status}: ${(parsed ? envelopeReason(json) : null) ?? snippet(text)}`,
+    }),
   )
 }
 

@@ -33,6 +33,8 @@ export interface JournalScan {
   readonly contradicted: ReadonlySet<number>
   /** Later lines that repeat a key's result exactly: harmless (the result is the same either way). */
   readonly copies: ReadonlyArray<JournalProblem>
+  /** Later tries of keys whose earlier line was an error (`--retry-errors`): each replaces the earlier entry. */
+  readonly retried: ReadonlyArray<JournalProblem>
   /** The last line, unterminated and not JSON: a write cut short by a crash. Its start offset and number. */
   readonly torn: { readonly offset: number; readonly line: number } | null
   /** The last line is a whole result but has no newline after it yet. */
@@ -93,20 +95,22 @@ const whyNotAResult = (value: unknown): string => {
 
 /**
  * Reads a journal and checks every line against the plan; results stay on disk, only their positions are
- * kept. Two lines for one key conflict when their results differ in any field. No journal proctor writes
- * has such a pair: the runner writes each key once, after its last retry (`retries` counts them, so the
- * clean-results rule holds by construction), and never runs a stored key again. A second, different line
- * is therefore not a retry, and trusting either one would silently pick a stored result. An exact copy
- * changes nothing and is let pass.
+ * kept. Two lines for one key conflict when their results differ in any field, unless the earlier one is
+ * an error: the runner writes each key once, after its last retry (`retries` counts them), and runs a
+ * stored key again only when asked to retry errored rollouts (`--retry-errors`), appending the new try, which
+ * wins (the clean-results rule: the last try of a key). A second, different line after a result that was
+ * not an error is therefore no retry, and trusting either one would silently pick a stored result. An exact
+ * copy changes nothing and is let pass.
  */
 export const scanJournal = async (path: string, plan: JournalPlan): Promise<JournalScan> => {
   const entries: JournalEntries = { seeds: [], attempts: [], offsets: [], lengths: [], lines: [] }
   const problems: Array<JournalProblem> = []
   const contradicted = new Set<number>()
   const copies: Array<JournalProblem> = []
+  const retried: Array<JournalProblem> = []
   let torn: JournalScan["torn"] = null
   let unterminated = false
-  if (!existsSync(path)) return { entries, problems, contradicted, copies, torn, unterminated }
+  if (!existsSync(path)) return { entries, problems, contradicted, copies, retried, torn, unterminated }
 
   const planned = new Set(plan.seeds)
   const slotOf = new Map<string, number>()
@@ -142,8 +146,17 @@ export const scanJournal = async (path: string, plan: JournalPlan): Promise<Jour
     const id = rolloutKeyId(value)
     const first = slotOf.get(id)
     if (first !== undefined) {
-      const same = JSON.stringify(JSON.parse(lineAt(first))) === JSON.stringify(value)
+      const earlier = JSON.parse(lineAt(first)) as EvalResult
+      const same = JSON.stringify(earlier) === JSON.stringify(value)
       const was = `line ${entries.lines[first]}`
+      if (!same && earlier.status === "error") {
+        // `--retry-errors` ran the key again: the later try wins, the earlier stays in the file as history.
+        entries.offsets[first] = offset
+        entries.lengths[first] = bytes.length
+        entries.lines[first] = line
+        retried.push({ line: entries.lines[first]!, problem: `retries the errored result of ${was}` })
+        return
+      }
       if (same) {
         copies.push({ line, problem: `repeats ${was} exactly` })
       } else {
@@ -167,5 +180,5 @@ export const scanJournal = async (path: string, plan: JournalPlan): Promise<Jour
   } finally {
     closeSync(fd)
   }
-  return { entries, problems, contradicted, copies, torn, unterminated }
+  return { entries, problems, contradicted, copies, retried, torn, unterminated }
 }
