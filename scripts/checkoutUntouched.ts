@@ -71,11 +71,13 @@ const differences = (before: Map<string, string>, after: Map<string, string>): A
 
 const isGitCheckout = (): boolean => {
   try {
-    return execFileSync("git", ["rev-parse", "--is-inside-work-tree"], {
-      cwd: root,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
-    }).trim() === "true"
+    return (
+      execFileSync("git", ["rev-parse", "--is-inside-work-tree"], {
+        cwd: root,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      }).trim() === "true"
+    )
   } catch {
     return false
   }
