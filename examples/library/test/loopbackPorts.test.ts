@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs"
 import { createServer } from "node:net"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
+import { repo } from "./codeBlocks.js"
 import { moveLoopbackPorts, portsUsedIn } from "./loopbackPorts.js"
 
 const block = [
@@ -9,10 +12,8 @@ const block = [
   "pnpm proctor eval --url http://127.0.0.1:9 --seeds 0-4",
   "const { url } = await app.listen({ port: 8002 })",
 ].join("\n")
-const scripts = {
-  "example:model": "PORT=${PORT:-8001} node examples/baseline-model/dist/main.js",
-  "example:math": "PORT=${PORT:-8000} node examples/math/dist/main.js",
-}
+/** The repository's own scripts: `example:model` defaults to 8001, `example:math` to 8000. */
+const scripts = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")).scripts as Record<string, string>
 
 describe("moving the docs' loopback ports", () => {
   it("finds every fixed port from 1024 up, in URLs, --port and listen({ port })", () => {
