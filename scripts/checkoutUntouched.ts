@@ -10,12 +10,13 @@ import { fileURLToPath } from "node:url"
  *
  * Watched: every file git does not track (ignored ones included, walked one by one: `git status` shows an
  * ignored `runs/` as one line whatever is added inside) and every tracked file git sees modified or deleted.
- * Not watched: what installing and building write (`node_modules/`, `dist/`, `.turbo/`, `*.tsbuildinfo`): a bare
- * `vitest run` builds when a build is stale.
+ * Not watched: what installing and building write (`node_modules/`, `dist/`, `.turbo/`, `*.tsbuildinfo`, the docs'
+ * generated API pages and VitePress cache): a bare `vitest run` builds when a build is stale.
  */
 const root = fileURLToPath(new URL("..", import.meta.url))
 
-const BUILD_OUTPUT = /(^|\/)(node_modules|dist|\.turbo)(\/|$)|\.tsbuildinfo$/
+const BUILD_OUTPUT =
+  /(^|\/)(node_modules|dist|\.turbo)(\/|$)|\.tsbuildinfo$|^apps\/docs\/pages\/reference\/api(\/|$)|(^|\/)\.vitepress\/cache(\/|$)/
 
 const git = (args: ReadonlyArray<string>): Array<string> =>
   execFileSync("git", args, { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
