@@ -12,5 +12,7 @@ export default defineConfig({
     // the suite from 782 s to 645 s (vitest runs one at a time on two cores by default).
     maxWorkers: 2,
     reporters: ["default", "./scripts/closingLineReporter.ts"],
+    // Fails the run when a test wrote into the checkout (every test writes under its own temporary directory).
+    globalSetup: ["./scripts/checkoutUntouched.ts"],
   },
 })

@@ -1,26 +1,30 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import {
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import ts from "typescript"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type LoopbackPorts, moveLoopbackPorts, portsUsedIn } from "./loopbackPorts.js"
 import { type CodeBlock, readmeBlocks } from "./readmeBlocks.js"
 
 /**
  * Runs every code block of a Markdown file that claims to run, as the file says (see `readmeBlocks.ts` for the
  * markers): the README's and the docs site's. Blocks run from a scratch copy of the repository root made of
- * symlinks, so what they write (`runs/`, output files) lands there and not in the checkout. A file's services
- * are stopped after its last block.
+ * symlinks to what git tracks, so what they write (`runs/`, output files) lands there and never in the checkout
+ * or in the user's own `runs/` and `.proctor/`; their fixed loopback ports are moved to free ones
+ * (`loopbackPorts.ts`). A file's services are stopped after its last block.
  */
 export const repo = fileURLToPath(new URL("../../..", import.meta.url))
 
@@ -35,12 +39,24 @@ const workspacePackages = () =>
       })),
   )
 
-/** The root's entries as symlinks; node_modules rebuilt so `@proctor/*` resolves to the built packages. */
+/** What the user owns at the root, never linked into the scratch root (used when git cannot list the tracked entries). */
+const USER_OWNED = new Set(["runs", ".proctor", "node_modules", ".git"])
+
+/** The root's entries that git tracks: not `runs/`, `.proctor/` or a `junit.xml` the user left there. */
+const trackedRootEntries = (): ReadonlyArray<string> => {
+  try {
+    const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: repo, encoding: "utf8", stdio: "pipe" })
+    const names = new Set(tracked.split("\0").flatMap((path) => (path === "" ? [] : [path.split("/")[0]!])))
+    return [...names].filter((name) => existsSync(join(repo, name)))
+  } catch {
+    return readdirSync(repo).filter((name) => !USER_OWNED.has(name))
+  }
+}
+
+/** The root's tracked entries as symlinks; node_modules rebuilt so `@proctor/*` resolves to the built packages. */
 const makeScratchRoot = () => {
   const root = mkdtempSync(join(tmpdir(), "proctor-blocks-"))
-  for (const entry of readdirSync(repo)) {
-    if (entry !== "node_modules" && entry !== ".git") symlinkSync(join(repo, entry), join(root, entry))
-  }
+  for (const entry of trackedRootEntries()) symlinkSync(join(repo, entry), join(root, entry))
   const modules = join(root, "node_modules")
   mkdirSync(join(modules, "@proctor"), { recursive: true })
   for (const entry of readdirSync(join(repo, "node_modules"))) {
@@ -51,6 +67,37 @@ const makeScratchRoot = () => {
   }
   return root
 }
+
+/**
+ * Writes `content` at `path` (from the root) in the scratch root instead of the checkout's file it links to: each
+ * folder on the way becomes a real folder of symlinks to the checkout's entries.
+ */
+const replaceInScratch = (root: string, path: string, content: string) => {
+  let dir = root
+  for (const segment of dirname(path)
+    .split("/")
+    .filter((s) => s !== "." && s !== "")) {
+    const next = join(dir, segment)
+    if (lstatSync(next).isSymbolicLink()) {
+      const real = join(repo, relative(root, next))
+      rmSync(next)
+      mkdirSync(next)
+      for (const entry of readdirSync(real)) symlinkSync(join(real, entry), join(next, entry))
+    }
+    dir = next
+  }
+  rmSync(join(root, path))
+  writeFileSync(join(root, path), content)
+}
+
+/** Checkout files a block names (`examples/math/eval.toml`, `examples/library/dist/main.js`), from the root. */
+const filesNamedIn = (code: string): ReadonlyArray<string> =>
+  [...code.matchAll(/(?<![\w/.-])([\w@-][\w.@-]*(?:\/[\w.@-]+)+)/g)]
+    .map((match) => match[1]!)
+    .filter((path) => {
+      const file = join(repo, path)
+      return existsSync(file) && statSync(file).isFile()
+    })
 
 /**
  * `pnpm` as the docs say it. Where only `npx pnpm@10` works, npx's copy of pnpm is put on the PATH: found once,
@@ -82,7 +129,9 @@ const titleOf = (file: string, block: CodeBlock) =>
 
 /** Declares one test per runnable block of `file` (a path from the repository root), in the file's order. */
 export const describeCodeBlocks = (file: string): void => {
-  const { blocks, problems } = readmeBlocks(readFileSync(join(repo, file), "utf8"), file)
+  const { blocks: written, problems } = readmeBlocks(readFileSync(join(repo, file), "utf8"), file)
+  /** The blocks as they run: the file's, with its loopback ports moved (set before the first block runs). */
+  let blocks: ReadonlyArray<CodeBlock> = written
   let scratch: string
   let env: NodeJS.ProcessEnv
   const services: Array<ChildProcess> = []
@@ -186,9 +235,21 @@ export const describeCodeBlocks = (file: string): void => {
   }
 
   describe(`${file} code blocks`, () => {
-    beforeAll(() => {
+    beforeAll(async () => {
       scratch = makeScratchRoot()
       env = { ...process.env, PATH: pathWithPnpm(scratch) }
+      const named = [...new Set(written.flatMap((block) => filesNamedIn(block.code)))]
+      const contents = new Map(named.map((path) => [path, readFileSync(join(repo, path), "utf8")]))
+      const scripts = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")).scripts as Record<string, string>
+      const ports: LoopbackPorts = await moveLoopbackPorts(
+        portsUsedIn([...written.map((block) => block.code), ...contents.values()]),
+        scripts,
+      )
+      blocks = written.map((block) => ({ ...block, code: ports.rewrite(block.code) }))
+      for (const [path, content] of contents) {
+        const moved = ports.rewrite(content)
+        if (moved !== content) replaceInScratch(scratch, path, moved)
+      }
     })
     afterAll(async () => {
       await Promise.all(
@@ -208,9 +269,13 @@ export const describeCodeBlocks = (file: string): void => {
       expect(problems).toEqual([])
     })
 
-    for (const block of blocks) {
-      if (block.language === "sh" && block.mode === "no-run") continue
-      it(titleOf(file, block), () => (block.language === "ts" ? runTypeScript(block) : runShell(block)), 240_000)
-    }
+    written.forEach((block, index) => {
+      if (block.language === "sh" && block.mode === "no-run") return
+      const run = () => {
+        const moved = blocks[index]!
+        return moved.language === "ts" ? runTypeScript(moved) : runShell(moved)
+      }
+      it(titleOf(file, block), run, 240_000)
+    })
   })
 }

@@ -1,4 +1,5 @@
-import { mkdirSync } from "node:fs"
+import { existsSync, mkdirSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type Browser, chromium, type Page } from "playwright-core"
 
@@ -26,6 +27,11 @@ export interface ChromiumSession {
 
 /** Starts Debian's Chromium headless; Playwright gives it a fresh empty profile and removes it on close. */
 export const launchChromium = async (): Promise<ChromiumSession> => {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `Chromium is needed for the browser tests: ${CHROMIUM_PATH} does not exist (apt-get install chromium, or set PROCTOR_CHROMIUM)`,
+    )
+  }
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS })
   return {
     browser,
@@ -34,9 +40,12 @@ export const launchChromium = async (): Promise<ChromiumSession> => {
   }
 }
 
-/** Where tests leave screenshots for a reviewer (not committed): `test-output/screenshots/NAME.png` at the repo root. */
+/**
+ * Where tests leave screenshots for a reviewer: `$PROCTOR_SCREENSHOT_DIR/NAME.png`, else under the system's temp
+ * directory (`proctor-screenshots/`) — never in the checkout, which the suite leaves as it found it.
+ */
 export const screenshotPath = (name: string): string => {
-  const dir = join(import.meta.dirname, "..", "..", "..", "test-output", "screenshots")
+  const dir = process.env.PROCTOR_SCREENSHOT_DIR ?? join(tmpdir(), "proctor-screenshots")
   mkdirSync(dir, { recursive: true })
   return join(dir, `${name}.png`)
 }
