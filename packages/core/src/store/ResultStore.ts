@@ -28,7 +28,11 @@ export interface ResultStoreService {
   readonly location: string | null
   /** Results stored by earlier sessions of this run, one per planned key; a store that disagrees with the plan fails. */
   readonly completed: Effect.Effect<Iterable<EvalResult>, StoreError>
-  /** Durable before it returns: a result is counted only after this succeeds. */
+  /**
+   * A result is counted only after this succeeds, so what it promises is what a counted result survives: the run
+   * directory returns once the line is on stable storage (a power loss keeps it); the server's stores once their
+   * database committed it (see each store for what that commit survives).
+   */
   readonly append: (result: EvalResult) => Effect.Effect<void, StoreError>
   /** The inference interceptor's records of a rollout's model calls, stored before its result. */
   readonly appendModelCalls: (calls: ReadonlyArray<ModelCall>) => Effect.Effect<void, StoreError>

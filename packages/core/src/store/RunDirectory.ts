@@ -26,6 +26,7 @@ import {
 import { splitSecrets } from "../config/internal/withoutSecrets.js"
 import { type EvalResult, rolloutKeyId } from "../result/EvalResult.js"
 import { endLastLine } from "./internal/endLastLine.js"
+import { GroupCommit } from "./internal/GroupCommit.js"
 import {
   type JournalEntries,
   type JournalPlan,
@@ -307,59 +308,82 @@ export const repairJournal = (dir: string, plan: JournalPlan, now = new Date()) 
 }
 
 /**
- * The CLI's store: an append-only JSONL journal in the run directory. Each result is written with one
- * synchronous write before the runner counts it, so a killed process loses at most the rollouts in flight.
- * Traces go to their own files first, so the journal never points at a trace that is not there.
+ * The CLI's store: an append-only JSONL journal in the run directory. `append` returns once the result is on
+ * stable storage (a group commit: one `fdatasync` for every result written while the previous one ran, see
+ * `GroupCommit`), so a result the runner counted survives a killed process, a kernel crash and a power loss alike.
+ * Traces go to their own files first and model calls to theirs, synced with the same batch before the journal, so
+ * the journal never points at a trace or misses calls that are not there. `summary.json` is not synced: it is
+ * rewritten from the journal by the next `--resume`.
  */
 export const makeRunDirectoryStore = (dir: string, plan: JournalPlan) =>
   Effect.acquireRelease(
     Effect.try({
       try: () => {
-        mkdirSync(join(dir, TRACES_DIR), { recursive: true })
+        const tracesDir = join(dir, TRACES_DIR)
+        mkdirSync(tracesDir, { recursive: true })
         const callsPath = join(dir, MODEL_CALLS_FILE)
         endLastLine(callsPath)
-        return { fd: openSync(join(dir, RESULTS_FILE), "a"), callsFd: openSync(callsPath, "a") }
+        const fd = openSync(join(dir, RESULTS_FILE), "a")
+        const callsFd = openSync(callsPath, "a")
+        const commits = new GroupCommit(
+          [callsFd, fd],
+          tracesDir,
+          storeIoError(`cannot sync the results in ${dir} to stable storage`),
+        )
+        return { fd, callsFd, commits }
       },
       catch: storeIoError(`cannot open the results journal in ${dir}`),
     }),
-    ({ fd, callsFd }) =>
-      Effect.sync(() => {
-        for (const file of [fd, callsFd]) {
-          fsyncSync(file)
-          closeSync(file)
-        }
-      }),
+    ({ fd, callsFd, commits }) =>
+      Effect.zipRight(
+        commits.idle,
+        Effect.sync(() => {
+          for (const file of [fd, callsFd]) {
+            fsyncSync(file)
+            closeSync(file)
+          }
+        }),
+      ),
   ).pipe(
-    Effect.map(({ fd, callsFd }): ResultStoreService => {
+    Effect.map(({ fd, callsFd, commits }): ResultStoreService => {
       const journalPath = join(dir, RESULTS_FILE)
       const appendFailed = storeIoError(`cannot append to ${journalPath}`)
       const callsFailed = storeIoError(`cannot append to ${join(dir, MODEL_CALLS_FILE)}`)
-      const writeTrace = (result: EvalResult) =>
-        writeFileSync(
-          join(dir, TRACES_DIR, traceFileName(result.seed, result.attempt, plan.attempts)),
-          JSON.stringify(result.trace),
-        )
+      const writeTrace = (result: EvalResult) => {
+        const traceFd = openSync(join(dir, TRACES_DIR, traceFileName(result.seed, result.attempt, plan.attempts)), "w")
+        try {
+          writeFileSync(traceFd, JSON.stringify(result.trace))
+        } catch (error) {
+          closeSync(traceFd)
+          throw error
+        }
+        commits.addFile(traceFd)
+      }
       return {
         location: dir,
         completed: Effect.map(openJournal(dir, plan), (journal) => journal.results()),
         append: (result) =>
-          Effect.try({
-            try: () => {
-              if (result.trace === undefined || result.trace === null) {
-                writeSync(fd, `${JSON.stringify(result)}\n`)
-              } else {
-                writeTrace(result)
-                // JSON.stringify drops undefined members: the trace lives in its own file.
-                writeSync(fd, `${JSON.stringify({ ...result, trace: undefined })}\n`)
-              }
-            },
-            catch: appendFailed,
-          }),
+          Effect.zipRight(
+            Effect.try({
+              try: () => {
+                if (result.trace === undefined || result.trace === null) {
+                  writeSync(fd, `${JSON.stringify(result)}\n`)
+                } else {
+                  writeTrace(result)
+                  // JSON.stringify drops undefined members: the trace lives in its own file.
+                  writeSync(fd, `${JSON.stringify({ ...result, trace: undefined })}\n`)
+                }
+              },
+              catch: appendFailed,
+            }),
+            commits.wait,
+          ),
         appendModelCalls: (calls) =>
           calls.length === 0
             ? Effect.void
             : Effect.try({
                 // One write per rollout: each call relative to the previous one of the list, which is the same rollout's.
+                // Synced with the result that follows them (the journal is synced after this file).
                 try: () =>
                   writeSync(
                     callsFd,
