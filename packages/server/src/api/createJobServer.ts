@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net"
-import { Interceptor, type PricingOverrides } from "@proctor/core"
+import { Interceptor, listeningUrl, type PricingOverrides } from "@proctor/core"
 import { Effect, Exit, Layer, ManagedRuntime } from "effect"
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from "fastify"
 import { DEFAULT_REDIS_PREFIX } from "../cluster/ClusterBus.js"
@@ -94,11 +94,6 @@ export interface JobServer {
 }
 
 const JSON_BODY_ERRORS = new Set(["FST_ERR_CTP_INVALID_JSON_BODY", "FST_ERR_CTP_EMPTY_JSON_BODY"])
-
-const urlOf = (address: AddressInfo) => {
-  const host = address.address === "0.0.0.0" ? "127.0.0.1" : address.address === "::" ? "::1" : address.address
-  return `http://${address.family === "IPv6" ? `[${host}]` : host}:${address.port}`
-}
 
 /** The layers of a job server: the store, the secret box, metrics, the job manager, the rate limiter and key cache. */
 export const jobServerLayer = (options: JobServerOptions) => {
@@ -240,7 +235,7 @@ export const createJobServer = async (options: JobServerOptions): Promise<JobSer
     await app.close()
     throw error
   }
-  const url = urlOf(app.server.address() as AddressInfo)
+  const url = listeningUrl(app.server.address() as AddressInfo)
   // Jobs are resumed only now: an intercepted rollout needs the interceptor's public URL, known once listening.
   if (interceptor._tag === "Some")
     interceptor.value.setBaseUrl(options.interceptorPublicUrl ?? `${url}${INTERCEPTOR_PREFIX}`)
