@@ -363,7 +363,7 @@ export const makeRunDirectoryStore = (dir: string, plan: JournalPlan) =>
         location: dir,
         completed: Effect.map(openJournal(dir, plan), (journal) => journal.results()),
         append: (result) =>
-          Effect.zipRight(
+          Effect.flatMap(
             Effect.try({
               try: () => {
                 if (result.trace === undefined || result.trace === null) {
@@ -376,21 +376,23 @@ export const makeRunDirectoryStore = (dir: string, plan: JournalPlan) =>
               },
               catch: appendFailed,
             }),
-            commits.wait,
+            () => commits.wrote(fd),
           ),
         appendModelCalls: (calls) =>
           calls.length === 0
             ? Effect.void
             : Effect.try({
                 // One write per rollout: each call relative to the previous one of the list, which is the same rollout's.
-                // Synced with the result that follows them (the journal is synced after this file).
-                try: () =>
+                try: () => {
                   writeSync(
                     callsFd,
                     encodeModelCalls(calls)
                       .map((call) => `${JSON.stringify(call)}\n`)
                       .join(""),
-                  ),
+                  )
+                  // Synced with the batch of the result that follows them, or an earlier one.
+                  void commits.wrote(callsFd)
+                },
                 catch: callsFailed,
               }),
         saveSummary: (summary) =>
