@@ -261,41 +261,18 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
       }),
     )
 
-  /**
-   * Results being made durable. `append` returns only once its result is on stable storage (a run directory's group
-   * commit waits for an fdatasync), so a worker hands the result over and takes its next key at once: the
-   * concurrency stays on the task app instead of waiting on the disk. The run ends only once every one is counted.
-   */
-  const recording = new Set<Fiber.RuntimeFiber<void, StoreError>>()
-  const failures: Array<Fiber.RuntimeFiber<void, StoreError>> = []
-  let storeFailed = false
-  const recordInBackground = (key: PlannedKey, result: EvalResult) =>
-    Effect.map(Effect.forkDaemon(record(key, result)), (fiber) => {
-      recording.add(fiber)
-      fiber.addObserver((exit) => {
-        recording.delete(fiber)
-        if (exit._tag === "Failure") {
-          storeFailed = true
-          failures.push(fiber)
-        }
-      })
-    })
   const attemptRollout = rolloutWithRetries({ runId, config, solver, control, backoff, events })
 
   const work = (): Effect.Effect<void, StoreError> =>
     Effect.suspend(() => {
-      // A store that failed takes no more results: the run stops, and fails with its error below.
-      const key = control.isStopRequested() || storeFailed ? undefined : plan.next()
+      const key = control.isStopRequested() ? undefined : plan.next()
       if (key === undefined) return Effect.void
       counters.inFlight++
       return Effect.flatMap(attemptRollout(key), (result) => {
         counters.inFlight--
         if (result === null) return work()
         const taskId = options.taskIdOf?.(key.seed)
-        return Effect.flatMap(
-          recordInBackground(key, taskId === undefined ? result : { ...result, task_id: taskId }),
-          work,
-        )
+        return Effect.flatMap(record(key, taskId === undefined ? result : { ...result, task_id: taskId }), work)
       })
     })
 
@@ -304,8 +281,6 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
     Effect.all(Array.from({ length: workers }, work), { concurrency: "unbounded", discard: true }),
   )
   yield* Effect.raceFirst(Fiber.join(pool), Effect.zipRight(control.cancelled, Fiber.interrupt(pool)))
-  // Every result handed over is counted (or its store failed) before the run sums up.
-  yield* Fiber.joinAll([...recording, ...failures])
 
   const missingKeys = plan.missing()
   const result: RunSummary = summary.summarize({

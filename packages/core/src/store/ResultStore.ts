@@ -29,9 +29,9 @@ export interface ResultStoreService {
   /** Results stored by earlier sessions of this run, one per planned key; a store that disagrees with the plan fails. */
   readonly completed: Effect.Effect<Iterable<EvalResult>, StoreError>
   /**
-   * A result is counted only after this succeeds, so what it promises is what a counted result survives: the run
-   * directory returns once the line is on stable storage (a power loss keeps it); the server's stores once their
-   * database committed it (see each store for what that commit survives).
+   * A result is counted only after this succeeds; what a counted result then survives is the store's: the run
+   * directory's and the job server's SQLite survive a killed process but not a power loss or a kernel crash (no
+   * fsync per result; see each), PostgreSQL survives what its commits survive.
    */
   readonly append: (result: EvalResult) => Effect.Effect<void, StoreError>
   /** The inference interceptor's records of a rollout's model calls, stored before its result. */

@@ -26,7 +26,6 @@ import {
 import { splitSecrets } from "../config/internal/withoutSecrets.js"
 import { type EvalResult, rolloutKeyId } from "../result/EvalResult.js"
 import { endLastLine } from "./internal/endLastLine.js"
-import { GroupCommit } from "./internal/GroupCommit.js"
 import {
   type JournalEntries,
   type JournalPlan,
@@ -308,91 +307,70 @@ export const repairJournal = (dir: string, plan: JournalPlan, now = new Date()) 
 }
 
 /**
- * The CLI's store: an append-only JSONL journal in the run directory. `append` returns once the result is on
- * stable storage (a group commit: one `fdatasync` for every result written while the previous one ran, see
- * `GroupCommit`), so a result the runner counted survives a killed process, a kernel crash and a power loss alike.
- * Traces go to their own files first and model calls to theirs, synced with the same batch before the journal, so
- * the journal never points at a trace or misses calls that are not there. `summary.json` is not synced: it is
- * rewritten from the journal by the next `--resume`.
+ * The CLI's store: an append-only JSONL journal in the run directory. Each result is written with one
+ * synchronous write before the runner counts it: it is then in the kernel's page cache, so a killed process
+ * (kill -9, a crash of proctor) loses at most the rollouts in flight, but a power loss or a kernel crash may also
+ * lose the results of the last half-minute or so (the kernel's writeback delay), which a resume runs again (a torn last line is cut off). The files
+ * are synced when the store closes. An fdatasync per batch of results (a group commit) was measured at a third
+ * of zero-work throughput and more (bench/RESULTS.md, "issue 20: durability"), over the 10% it may cost.
+ * Traces go to their own files first, so the journal never points at a trace that is not there.
  */
 export const makeRunDirectoryStore = (dir: string, plan: JournalPlan) =>
   Effect.acquireRelease(
     Effect.try({
       try: () => {
-        const tracesDir = join(dir, TRACES_DIR)
-        mkdirSync(tracesDir, { recursive: true })
+        mkdirSync(join(dir, TRACES_DIR), { recursive: true })
         const callsPath = join(dir, MODEL_CALLS_FILE)
         endLastLine(callsPath)
-        const fd = openSync(join(dir, RESULTS_FILE), "a")
-        const callsFd = openSync(callsPath, "a")
-        const commits = new GroupCommit(
-          [callsFd, fd],
-          tracesDir,
-          storeIoError(`cannot sync the results in ${dir} to stable storage`),
-        )
-        return { fd, callsFd, commits }
+        return { fd: openSync(join(dir, RESULTS_FILE), "a"), callsFd: openSync(callsPath, "a") }
       },
       catch: storeIoError(`cannot open the results journal in ${dir}`),
     }),
-    ({ fd, callsFd, commits }) =>
-      Effect.zipRight(
-        commits.idle,
-        Effect.sync(() => {
-          for (const file of [fd, callsFd]) {
-            fsyncSync(file)
-            closeSync(file)
-          }
-        }),
-      ),
+    ({ fd, callsFd }) =>
+      Effect.sync(() => {
+        for (const file of [fd, callsFd]) {
+          fsyncSync(file)
+          closeSync(file)
+        }
+      }),
   ).pipe(
-    Effect.map(({ fd, callsFd, commits }): ResultStoreService => {
+    Effect.map(({ fd, callsFd }): ResultStoreService => {
       const journalPath = join(dir, RESULTS_FILE)
       const appendFailed = storeIoError(`cannot append to ${journalPath}`)
       const callsFailed = storeIoError(`cannot append to ${join(dir, MODEL_CALLS_FILE)}`)
-      const writeTrace = (result: EvalResult) => {
-        const traceFd = openSync(join(dir, TRACES_DIR, traceFileName(result.seed, result.attempt, plan.attempts)), "w")
-        try {
-          writeFileSync(traceFd, JSON.stringify(result.trace))
-        } catch (error) {
-          closeSync(traceFd)
-          throw error
-        }
-        commits.addFile(traceFd)
-      }
+      const writeTrace = (result: EvalResult) =>
+        writeFileSync(
+          join(dir, TRACES_DIR, traceFileName(result.seed, result.attempt, plan.attempts)),
+          JSON.stringify(result.trace),
+        )
       return {
         location: dir,
         completed: Effect.map(openJournal(dir, plan), (journal) => journal.results()),
         append: (result) =>
-          Effect.flatMap(
-            Effect.try({
-              try: () => {
-                if (result.trace === undefined || result.trace === null) {
-                  writeSync(fd, `${JSON.stringify(result)}\n`)
-                } else {
-                  writeTrace(result)
-                  // JSON.stringify drops undefined members: the trace lives in its own file.
-                  writeSync(fd, `${JSON.stringify({ ...result, trace: undefined })}\n`)
-                }
-              },
-              catch: appendFailed,
-            }),
-            () => commits.wrote(fd),
-          ),
+          Effect.try({
+            try: () => {
+              if (result.trace === undefined || result.trace === null) {
+                writeSync(fd, `${JSON.stringify(result)}\n`)
+              } else {
+                writeTrace(result)
+                // JSON.stringify drops undefined members: the trace lives in its own file.
+                writeSync(fd, `${JSON.stringify({ ...result, trace: undefined })}\n`)
+              }
+            },
+            catch: appendFailed,
+          }),
         appendModelCalls: (calls) =>
           calls.length === 0
             ? Effect.void
             : Effect.try({
                 // One write per rollout: each call relative to the previous one of the list, which is the same rollout's.
-                try: () => {
+                try: () =>
                   writeSync(
                     callsFd,
                     encodeModelCalls(calls)
                       .map((call) => `${JSON.stringify(call)}\n`)
                       .join(""),
-                  )
-                  // Synced with the batch of the result that follows them, or an earlier one.
-                  void commits.wrote(callsFd)
-                },
+                  ),
                 catch: callsFailed,
               }),
         saveSummary: (summary) =>
