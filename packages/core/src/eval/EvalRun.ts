@@ -202,11 +202,6 @@ export const continueEvalRun = Effect.fn("EvalRun.continue")(function* (
   return yield* execute(run.runId, run.runDir, { ...options, config: run.config })
 })
 
-/** `openResumedRun` then `continueEvalRun`, for callers that do not need the config in between. */
-export const resumeEvalRun = Effect.fn("EvalRun.resume")(function* (options: ResumeOptions) {
-  return yield* continueEvalRun(yield* openResumedRun(options.runDir, options), options)
-})
-
 export interface RunEvalOptions {
   readonly runDir?: string
   readonly onEvent?: (event: RunEvent) => void

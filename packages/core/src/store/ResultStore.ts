@@ -43,7 +43,11 @@ export interface ResultStoreService {
   readonly location: string | null
   /** Results stored by earlier sessions of this run, one per planned key; a store that disagrees with the plan fails. */
   readonly completed: Effect.Effect<Iterable<EvalResult>, StoreError>
-  /** Durable before it returns: a result is counted only after this succeeds. */
+  /**
+   * A result is counted only after this succeeds; what a counted result then survives is the store's: the run
+   * directory's and the job server's SQLite survive a killed process but not a power loss or a kernel crash (no
+   * fsync per result; see each), PostgreSQL survives what its commits survive.
+   */
   readonly append: (result: EvalResult) => Effect.Effect<void, StoreError>
   /** The inference interceptor's records of a rollout's model calls, stored before its result. */
   readonly appendModelCalls: (calls: ReadonlyArray<ModelCall>) => Effect.Effect<void, StoreError>

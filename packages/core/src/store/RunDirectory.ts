@@ -312,7 +312,11 @@ export const repairJournal = (dir: string, plan: JournalPlan, now = new Date()) 
 
 /**
  * The CLI's store: an append-only JSONL journal in the run directory. Each result is written with one
- * synchronous write before the runner counts it, so a killed process loses at most the rollouts in flight.
+ * synchronous write before the runner counts it: it is then in the kernel's page cache, so a killed process
+ * (kill -9, a crash of proctor) loses at most the rollouts in flight, but a power loss or a kernel crash may also
+ * lose the results of the last half-minute or so (the kernel's writeback delay), which a resume runs again (a torn
+ * last line is cut off). The files are synced when the store closes. An fdatasync per batch of results (a group
+ * commit) cost 35-40% of zero-work throughput, over the 10% allowed (bench/RESULTS.md, "issue 20: durability").
  * Traces go to their own files first, so the journal never points at a trace that is not there.
  */
 export const makeRunDirectoryStore = (dir: string, plan: JournalPlan) =>

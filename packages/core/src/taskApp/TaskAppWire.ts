@@ -144,12 +144,3 @@ export const HealthResponse = Schema.Struct({
   healthy: Schema.optional(Schema.Boolean),
   status: Schema.optional(Schema.String),
 })
-
-export const InfoResponse = Schema.Struct({
-  service: Schema.optional(Json),
-  dataset: Schema.optional(Json),
-  rubrics: Schema.optional(Json),
-  inference: Schema.optional(Json),
-  limits: Schema.optional(Json),
-  task: Schema.optional(Json),
-})

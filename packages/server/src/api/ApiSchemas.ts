@@ -91,8 +91,6 @@ export const ResultsQuery = Schema.Struct({
   format: Schema.optional(Schema.Literal("json", "jsonl")),
 })
 
-export const CancelRequest = Schema.Struct({ reason: Schema.optional(Schema.NullOr(Schema.String)) })
-
 export const HealthResponse = Schema.Struct({ status: Schema.Literal("ok") })
 const DependencyCheck = Schema.Literal("ok", "unavailable")
 export const ReadyResponse = Schema.Struct({

@@ -1,15 +1,15 @@
 import type { AddressInfo } from "node:net"
-import { Interceptor, Pricing, type PricingOverrides } from "@proctor/core"
-import { Effect, Exit, Layer, ManagedRuntime, Redacted } from "effect"
+import { Interceptor, listeningUrl, type PricingOverrides } from "@proctor/core"
+import { Effect, Exit, Layer, ManagedRuntime } from "effect"
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from "fastify"
 import { DEFAULT_REDIS_PREFIX } from "../cluster/ClusterBus.js"
 import { clusterJobManagerLayer } from "../cluster/ClusterJobManager.js"
 import { ClusterStore } from "../cluster/ClusterStore.js"
+import { serverInterceptorLayer } from "../interceptor/serverInterceptorLayer.js"
 import { causeMessage } from "../internal/causeMessage.js"
 import { JobManager, type JobManagerOptions } from "../jobs/JobManager.js"
 import { JobStore } from "../jobs/JobStore.js"
-import { ServerMetrics } from "../jobs/ServerMetrics.js"
-import { serverSecretBoxLayer } from "../jobs/ServerSecretBox.js"
+import { jobServicesLayer } from "../jobs/jobServicesLayer.js"
 import { registerApiDocsRoutes } from "./apiDocsRoutes.js"
 import { errorBody } from "./httpError.js"
 import { INTERCEPTOR_PREFIX, registerInterceptorRoutes } from "./interceptorRoutes.js"
@@ -95,11 +95,6 @@ export interface JobServer {
 
 const JSON_BODY_ERRORS = new Set(["FST_ERR_CTP_INVALID_JSON_BODY", "FST_ERR_CTP_EMPTY_JSON_BODY"])
 
-const urlOf = (address: AddressInfo) => {
-  const host = address.address === "0.0.0.0" ? "127.0.0.1" : address.address === "::" ? "::1" : address.address
-  return `http://${address.family === "IPv6" ? `[${host}]` : host}:${address.port}`
-}
-
 /** The layers of a job server: the store, the secret box, metrics, the job manager, the rate limiter and key cache. */
 export const jobServerLayer = (options: JobServerOptions) => {
   if (options.databaseUrl === undefined && options.dataDir === undefined) {
@@ -111,22 +106,11 @@ export const jobServerLayer = (options: JobServerOptions) => {
   const store =
     options.databaseUrl === undefined ? JobStore.layerSqlite(options.dataDir!) : JobStore.layerPg(options.databaseUrl)
   if (options.redisUrl !== undefined) return clusterServerLayer(options, options.redisUrl, options.databaseUrl!)
-  const storeAndBox = serverSecretBoxLayer({
-    secretKey: options.secretKey === undefined ? undefined : Redacted.make(options.secretKey),
-    dataDir: options.dataDir,
-  }).pipe(Layer.provideMerge(store))
-  const pricing = Pricing.make(options.pricingOverrides ?? [])
-  const interceptor = Layer.scoped(
-    Interceptor,
-    Effect.flatMap(ServerMetrics, (metrics) =>
-      Interceptor.make({ priceCall: pricing.costOf, onCall: (call) => metrics.modelCalls([call]) }),
-    ),
-  )
-  const metrics = ServerMetrics.layer
+  const services = jobServicesLayer(store, options)
   const base =
     options.intercept === false
-      ? Layer.mergeAll(storeAndBox, metrics)
-      : Layer.mergeAll(storeAndBox, metrics, interceptor.pipe(Layer.provide(metrics)))
+      ? services
+      : Layer.merge(services, serverInterceptorLayer(options).pipe(Layer.provide(services)))
   return withApiServices(options, JobManager.layer(options)).pipe(Layer.provideMerge(base))
 }
 
@@ -141,10 +125,7 @@ const withApiServices = <A, E, R>(options: JobServerOptions, manager: Layer.Laye
 /** An API replica: the same routes, jobs dispatched to workers through BullMQ instead of run here. */
 const clusterServerLayer = (options: JobServerOptions, redisUrl: string, databaseUrl: string) => {
   const store = ClusterStore.layer.pipe(Layer.provideMerge(JobStore.layerPgWithClient(databaseUrl)))
-  const base = serverSecretBoxLayer({
-    secretKey: options.secretKey === undefined ? undefined : Redacted.make(options.secretKey),
-    dataDir: options.dataDir,
-  }).pipe(Layer.provideMerge(store), Layer.merge(ServerMetrics.layer))
+  const base = jobServicesLayer(store, options)
   const manager = clusterJobManagerLayer({
     cluster: { redisUrl, prefix: options.redisPrefix ?? DEFAULT_REDIS_PREFIX },
     maxRunningJobs: options.maxRunningJobs,
@@ -254,7 +235,7 @@ export const createJobServer = async (options: JobServerOptions): Promise<JobSer
     await app.close()
     throw error
   }
-  const url = urlOf(app.server.address() as AddressInfo)
+  const url = listeningUrl(app.server.address() as AddressInfo)
   // Jobs are resumed only now: an intercepted rollout needs the interceptor's public URL, known once listening.
   if (interceptor._tag === "Some")
     interceptor.value.setBaseUrl(options.interceptorPublicUrl ?? `${url}${INTERCEPTOR_PREFIX}`)

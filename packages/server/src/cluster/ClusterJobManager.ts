@@ -10,9 +10,9 @@ import { JobManager, type JobManagerService } from "../jobs/JobManager.js"
 import { JobRejected } from "../jobs/JobRejected.js"
 import { isTerminal } from "../jobs/JobStatus.js"
 import { type JobRecord, JobStore } from "../jobs/JobStore.js"
-import { terminalEvent } from "../jobs/JobView.js"
-import { emptyStats, tallyRow, tallyRowOf } from "../jobs/ResultTally.js"
+import { tallyRow, tallyRowOf } from "../jobs/ResultTally.js"
 import { SecretBox } from "../jobs/SecretBox.js"
+import { storedStats, storeJobEnd } from "../jobs/storeJobEnd.js"
 import { ClusterBus, type ClusterSettings } from "./ClusterBus.js"
 import { ClusterMonitor, type ClusterMonitorService } from "./ClusterMonitor.js"
 import { ClusterStore } from "./ClusterStore.js"
@@ -97,12 +97,9 @@ export const makeClusterJobManager = (options: ClusterManagerOptions) =>
           durationMs: Date.now() - startedMs,
         })
         yield* store.saveSummary(record.id, final)
-        const stats = (yield* store.resultStats([record.id])).get(record.id) ?? emptyStats
-        const { status, error } = verdict(final)
-        if (!(yield* store.finishJob(record.id, { status, error, completedAt: nowIso(), stats }))) return
-        const ended = yield* store.getJob(record.id)
-        const event = ended === null ? null : terminalEvent(ended, stats)
-        if (event !== null) yield* publish(event)
+        const stats = yield* storedStats(store, record.id)
+        const { ended, event } = yield* storeJobEnd(store, record.id, { ...verdict(final), stats })
+        if (ended && event !== null) yield* publish(event)
       })
 
     /** What BullMQ no longer holds and PostgreSQL has no result for was lost (Redis restarted, a job failed): again. */
@@ -238,21 +235,14 @@ export const makeClusterJobManager = (options: ClusterManagerOptions) =>
 
       cancel: Effect.fn("ClusterJobManager.cancel")(function* (record: JobRecord) {
         if (isTerminal(record.status)) return record
-        const stats = (yield* store.resultStats([record.id])).get(record.id) ?? emptyStats
-        const cancelled = yield* store.finishJob(record.id, {
-          status: "cancelled",
-          error: null,
-          completedAt: nowIso(),
-          stats,
-        })
-        if (cancelled) {
+        const stats = yield* storedStats(store, record.id)
+        const end = yield* storeJobEnd(store, record.id, { status: "cancelled", error: null, stats })
+        if (end.ended) {
           yield* Effect.promise(() => bus.publishControl({ type: "cancel", job_id: record.id }).catch(() => 0))
           if (windows.has(record.id)) yield* stopDispatching(record.id)
+          if (end.event !== null) yield* publish(end.event)
         }
-        const after = (yield* store.getJob(record.id)) ?? record
-        const event = cancelled ? terminalEvent(after, stats) : null
-        if (event !== null) yield* publish(event)
-        return after
+        return end.record ?? record
       }),
 
       subscribe: (jobId) =>

@@ -4,40 +4,35 @@ import {
   type BackoffPolicy,
   defaultBackoff,
   type EvalResult,
-  type EvalRunConfig,
   Interceptor,
   type ModelRateLimitRule,
   makeRunControl,
-  Pricing,
   type PricingOverrides,
   ResultStore,
   type RunControl,
   rolloutWithRetries,
-  type Solver,
   Solver as SolverTag,
   StoreError,
-  taskAppSolverLayer,
 } from "@proctor/core"
 import { Worker } from "bullmq"
-import { Context, Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
+import { Context, Effect, Exit, Layer, ManagedRuntime, Option, Scope } from "effect"
 import Fastify, { type FastifyInstance } from "fastify"
 import { INTERCEPTOR_PREFIX, registerInterceptorRoutes } from "../api/interceptorRoutes.js"
 import { redisRateGate } from "../interceptor/redisRateGate.js"
+import { serverInterceptorLayer } from "../interceptor/serverInterceptorLayer.js"
 import { causeMessage } from "../internal/causeMessage.js"
-import { type JobSecrets, runConfigOf } from "../jobs/JobConfig.js"
 import type { JobEvent } from "../jobs/JobEvent.js"
-import { withInterception } from "../jobs/JobManager.js"
+import { JobRuntime, type JobRuntimeOptions } from "../jobs/JobRuntime.js"
 import { isTerminal } from "../jobs/JobStatus.js"
 import { JobStore } from "../jobs/JobStore.js"
-import { SecretBox } from "../jobs/SecretBox.js"
-import { ServerMetrics } from "../jobs/ServerMetrics.js"
-import { serverSecretBoxLayer } from "../jobs/ServerSecretBox.js"
+import { withoutTrace } from "../jobs/jobEventOf.js"
+import { jobServicesLayer } from "../jobs/jobServicesLayer.js"
 import { ClusterBus, type ClusterSettings, ROLLOUT_QUEUE, redisConnection, workersKey } from "./ClusterBus.js"
 import { ClusterStore } from "./ClusterStore.js"
 import { Batcher } from "./internal/Batcher.js"
 import type { RolloutMessage } from "./RolloutKey.js"
 
-export interface RolloutWorkerOptions {
+export interface RolloutWorkerOptions extends JobRuntimeOptions {
   readonly databaseUrl: string
   readonly cluster: ClusterSettings
   /** Rollouts this worker runs at once. Default 8. */
@@ -60,12 +55,6 @@ export interface RolloutWorkerOptions {
   /** Configured limits of model upstreams, held together by every worker of the cluster (see `redisRateGate`). */
   readonly modelRateLimits?: ReadonlyArray<ModelRateLimitRule> | undefined
   readonly backoff?: BackoffPolicy | undefined
-  /** Where the model key comes from when a policy has none (core's `policyUpstream`); default `process.env`. */
-  readonly upstreamEnv?: Readonly<Record<string, string | undefined>> | undefined
-  /** The solver of a job; default core's HTTP task-app solver (tests swap it). */
-  readonly solverFor?:
-    | ((job: { readonly jobId: string; readonly config: EvalRunConfig }) => Layer.Layer<Solver>)
-    | undefined
 }
 
 export interface RolloutWorkerHandle {
@@ -109,11 +98,6 @@ interface JobContext {
 /** Job contexts are checked against PostgreSQL this often, so a job ended elsewhere stops here too. */
 const RECHECK_MS = 5_000
 
-const withoutTrace = (result: EvalResult) => {
-  const { trace: _trace, ...row } = result
-  return row
-}
-
 /** Model calls go to PostgreSQL with the job; results are committed by the worker itself (first answer wins). */
 const modelCallStore = (store: Context.Tag.Service<JobStore>, jobId: string) =>
   ResultStore.of({
@@ -140,45 +124,36 @@ export const startRolloutWorker = async (options: RolloutWorkerOptions): Promise
   const id = `${hostname()}-${process.pid}-${randomBytes(3).toString("hex")}`
   const concurrency = Math.max(1, options.concurrency ?? 8)
   const lockDuration = options.lockDurationMs ?? 30_000
-  const pricing = Pricing.make(options.pricingOverrides ?? [])
-  const storeLayer = JobStore.layerPgWithClient(options.databaseUrl)
-  const base = Layer.mergeAll(
-    serverSecretBoxLayer({ secretKey: options.secretKey === undefined ? undefined : Redacted.make(options.secretKey) }),
-    ClusterStore.layer,
-    ServerMetrics.layer,
-  ).pipe(Layer.provideMerge(storeLayer))
-  const interceptorLayer = Layer.scoped(
-    Interceptor,
-    Effect.gen(function* () {
-      const metrics = yield* ServerMetrics
-      // Shared by every worker through the cluster's Redis: a 429 one of them gets slows all of them.
-      const rateGate = yield* Effect.acquireRelease(
-        Effect.sync(() =>
-          redisRateGate({
-            redisUrl: options.cluster.redisUrl,
-            prefix: options.cluster.prefix,
-            limits: options.modelRateLimits,
-          }),
-        ),
-        (gate) => Effect.promise(gate.close),
-      )
-      return yield* Interceptor.make({
-        priceCall: pricing.costOf,
-        onCall: (call) => metrics.modelCalls([call]),
-        rateGate,
-      })
-    }),
+  const services = jobServicesLayer(
+    ClusterStore.layer.pipe(Layer.provideMerge(JobStore.layerPgWithClient(options.databaseUrl))),
+    { secretKey: options.secretKey },
   )
-  const layer = options.intercept === false ? base : Layer.merge(base, interceptorLayer.pipe(Layer.provide(base)))
+  const interceptorLayer = serverInterceptorLayer({
+    pricingOverrides: options.pricingOverrides,
+    // Shared by every worker through the cluster's Redis: a 429 one of them gets slows all of them.
+    rateGate: Effect.acquireRelease(
+      Effect.sync(() =>
+        redisRateGate({
+          redisUrl: options.cluster.redisUrl,
+          prefix: options.cluster.prefix,
+          limits: options.modelRateLimits,
+        }),
+      ),
+      (gate) => Effect.promise(gate.close),
+    ),
+  })
+  const withInterceptor =
+    options.intercept === false ? services : Layer.merge(services, interceptorLayer.pipe(Layer.provide(services)))
+  const layer = Layer.merge(withInterceptor, JobRuntime.layer(options).pipe(Layer.provide(withInterceptor)))
   const runtime = ManagedRuntime.make(layer)
   const started = await runtime.runPromiseExit(
-    Effect.all([JobStore, ClusterStore, SecretBox, Effect.serviceOption(Interceptor)]),
+    Effect.all([JobStore, ClusterStore, JobRuntime, Effect.serviceOption(Interceptor)]),
   )
   if (Exit.isFailure(started)) {
     await runtime.dispose()
     throw new Error(`the worker cannot start: ${causeMessage(started.cause)}`)
   }
-  const [store, cluster, box, interceptor] = started.value
+  const [store, cluster, jobs, interceptor] = started.value
 
   let interceptorApp: FastifyInstance | null = null
   let interceptorUrl: string | null = null
@@ -192,22 +167,16 @@ export const startRolloutWorker = async (options: RolloutWorkerOptions): Promise
   }
 
   const bus = new ClusterBus(options.cluster)
-  const upstreamEnv = options.upstreamEnv ?? process.env
   const contexts = new Map<string, Promise<JobContext | null>>()
 
   const openJob = (jobId: string): Effect.Effect<JobContext | null, unknown> =>
     Effect.gen(function* () {
       const record = yield* store.getJob(jobId)
       if (record === null || isTerminal(record.status) || record.secretsSealed === null) return null
-      const secrets = JSON.parse(yield* box.open(record.secretsSealed, record.id)) as JobSecrets
-      const config = yield* runConfigOf(record.config, secrets)
-      const solverBase = options.solverFor?.({ jobId, config }) ?? taskAppSolverLayer(config)
-      const solverLayer = Option.isSome(interceptor)
-        ? withInterception(solverBase, interceptor.value, config, upstreamEnv)
-        : solverBase
+      const { config, solver } = yield* jobs.open(record)
       const scope = yield* Scope.make()
       const context = yield* Layer.buildWithScope(
-        solverLayer.pipe(Layer.provide(Layer.succeed(ResultStore, modelCallStore(store, jobId)))),
+        solver.pipe(Layer.provide(Layer.succeed(ResultStore, modelCallStore(store, jobId)))),
         scope,
       )
       const control = makeRunControl()

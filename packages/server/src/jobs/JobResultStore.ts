@@ -35,7 +35,8 @@ const closed = Effect.fail(new StoreError({ reason: "Io", message: "the job's re
 
 /**
  * core's `ResultStore` over the job database. `append` returns only once the row is committed, so the runner never
- * counts a rollout that a crash could lose; rows appended in the same turn of the event loop are committed by one
+ * counts a rollout that a killed process could lose (SQLite's `synchronous = NORMAL`: not a power loss;
+ * PostgreSQL: what its commits survive); rows appended in the same turn of the event loop are committed by one
  * transaction (a group commit), and `onStored` hears of each only after that commit. `completed` reads back what
  * earlier sessions stored.
  */

@@ -1,3 +1,4 @@
+import type { JobProgress, JobStatusResponse, JobSummary } from "../api/ApiSchemas.js"
 import type { JobEvent } from "./JobEvent.js"
 import { isTerminal } from "./JobStatus.js"
 import type { JobRecord } from "./JobStore.js"
@@ -7,7 +8,7 @@ import type { ResultStats } from "./ResultTally.js"
  * synth-ai's `results` block of `GET /api/eval/jobs/{id}`. `mean_reward` repeats `mean_score` because newer
  * synth-ai clients read that name.
  */
-export const resultsView = (job: JobRecord, stats: ResultStats) => ({
+export const resultsView = (job: JobRecord, stats: ResultStats): typeof JobProgress.Type => ({
   mean_score: stats.meanScore,
   mean_reward: stats.meanScore,
   total_tokens: stats.totalTokens,
@@ -17,7 +18,7 @@ export const resultsView = (job: JobRecord, stats: ResultStats) => ({
 })
 
 /** synth-ai's `summary` block of `GET /api/eval/jobs/{id}/results`. */
-export const summaryView = (job: JobRecord, stats: ResultStats) => ({
+export const summaryView = (job: JobRecord, stats: ResultStats): typeof JobSummary.Type => ({
   mean_score: stats.meanScore,
   mean_reward: stats.meanScore,
   total_tokens: stats.totalTokens,
@@ -27,7 +28,8 @@ export const summaryView = (job: JobRecord, stats: ResultStats) => ({
   num_failed: stats.completed - stats.ok,
 })
 
-export const statusView = (job: JobRecord, stats: ResultStats) => ({
+/** The status answer: its shape is the one `JobStatusResponse` declares (and the API's OpenAPI document shows). */
+export const statusView = (job: JobRecord, stats: ResultStats): JobStatusResponse => ({
   job_id: job.id,
   status: job.status,
   error: job.error,
@@ -35,7 +37,8 @@ export const statusView = (job: JobRecord, stats: ResultStats) => ({
   started_at: job.startedAt,
   completed_at: job.completedAt,
   // What the client sent, not what it resolved to: a default it never sent would read as its choice.
-  config: job.requested ?? job.config,
+  // A stored config is a plain JSON object; its interface only lacks the index signature.
+  config: (job.requested ?? job.config) as Readonly<Record<string, unknown>>,
   results: resultsView(job, stats),
 })
 

@@ -1,8 +1,8 @@
 import { useMemo, useState } from "preact/hooks"
 import type { EmbeddedHead, RolloutDetail, ViewerConfig } from "../ViewerApi.js"
+import { forgetKey, JobList, jobViewBase, SignIn, storedKey } from "./JobList.js"
 import { RunViews } from "./RunViews.js"
 import { href, useRoute } from "./router.js"
-import { forgetKey, JobList, jobViewBase, SignIn, storedKey } from "./server.js"
 import { embeddedSource, httpSource } from "./source.js"
 
 const ServerApp = ({ base }: { base: string }) => {

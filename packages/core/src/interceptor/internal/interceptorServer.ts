@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import { listeningUrl } from "../../internal/listeningUrl.js"
 import type { InterceptorService } from "../Interceptor.js"
 
 export interface InterceptorServerOptions {
@@ -99,11 +100,6 @@ export interface ListeningInterceptor {
   readonly close: () => Promise<void>
 }
 
-const urlOf = (address: AddressInfo) => {
-  const host = address.address === "0.0.0.0" ? "127.0.0.1" : address.address === "::" ? "::1" : address.address
-  return `http://${address.family === "IPv6" ? `[${host}]` : host}:${address.port}`
-}
-
 /** Serves an interceptor on its own node:http server and sets its public base URL once it listens. */
 export const listenInterceptor = async (
   interceptor: Pick<InterceptorService, "handle" | "openRollouts" | "inFlight" | "setBaseUrl">,
@@ -121,7 +117,7 @@ export const listenInterceptor = async (
       resolve()
     })
   })
-  const url = urlOf(server.address() as AddressInfo)
+  const url = listeningUrl(server.address() as AddressInfo)
   interceptor.setBaseUrl(url)
   const close = () =>
     new Promise<void>((resolve) => {

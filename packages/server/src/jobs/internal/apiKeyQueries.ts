@@ -1,13 +1,11 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import type { JobStoreService } from "../JobStore.js"
 import { jobStoreError } from "../JobStoreError.js"
+import type { ApiKeyStoreService } from "../JobStoreService.js"
 import { type KeyRow, keyOf } from "./storeRows.js"
 
 /** The API keys aggregate of the job store. */
-export const makeApiKeyQueries = (
-  sql: SqlClient.SqlClient,
-): Pick<JobStoreService, "insertApiKey" | "findApiKeyByHash" | "listApiKeys" | "revokeApiKey"> => ({
+export const makeApiKeyQueries = (sql: SqlClient.SqlClient): ApiKeyStoreService => ({
   insertApiKey: ({ record, keyHash }) =>
     sql`INSERT INTO api_keys (id, name, key_hash, prefix, is_admin, created_at, revoked_at)
         VALUES (${record.id}, ${record.name}, ${keyHash}, ${record.prefix}, ${record.isAdmin ? 1 : 0},

@@ -1,25 +1,11 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import type { JobStoreService } from "../JobStore.js"
 import { jobStoreError } from "../JobStoreError.js"
+import type { JobRowStoreService } from "../JobStoreService.js"
 import { type JobRow, jobOf, num } from "./storeRows.js"
 
 /** The jobs aggregate of the job store: the `jobs` rows and how a job moves between states. */
-export const makeJobQueries = (
-  sql: SqlClient.SqlClient,
-): Pick<
-  JobStoreService,
-  | "insertJob"
-  | "getJob"
-  | "listJobs"
-  | "countActiveJobs"
-  | "countJobsByStatus"
-  | "resumableJobs"
-  | "markRunning"
-  | "cancelPending"
-  | "finishJob"
-  | "saveSummary"
-> => {
+export const makeJobQueries = (sql: SqlClient.SqlClient): JobRowStoreService => {
   const JOB_COLUMNS = sql.literal(
     "id, owner_key_id, status, config_json, secrets_enc, planned, num_seeds, error, created_at, started_at, completed_at, summary_json, stats_json, request_json",
   )

@@ -1,9 +1,15 @@
 import type { SqlClient, SqlError } from "@effect/sql"
-import { decodeModelCalls, type EvalResult, encodeModelCalls, type ModelCall, type RolloutStep } from "@proctor/core"
+import {
+  decodeModelCalls,
+  type EvalResult,
+  encodeModelCalls,
+  type ModelCall,
+  type RolloutStep,
+  rolloutKeyId,
+} from "@proctor/core"
 import { Effect, Either } from "effect"
-import { type RolloutKeyText, rolloutKeyText } from "../../cluster/RolloutKey.js"
-import type { JobStoreService, ResultWrite, RolloutCursor } from "../JobStore.js"
 import { JobStoreError, jobStoreError } from "../JobStoreError.js"
+import type { ResultStoreRowsService, ResultWrite, RolloutCursor } from "../JobStoreService.js"
 import { emptyTally, finiteOrNull, type ResultTally, type TallyRow, tallyRowOf } from "../ResultTally.js"
 import { num, numOrNull, type PageRow, pageOf } from "./storeRows.js"
 
@@ -41,14 +47,14 @@ const tallyRowOfStored = (row: StoredTallyRow): TallyRow => ({
  */
 const applyWrites = (
   writes: ReadonlyArray<ResultWrite>,
-  keys: ReadonlyArray<RolloutKeyText>,
-  stored: Map<RolloutKeyText, TallyRow>,
+  keys: ReadonlyArray<string>,
+  stored: Map<string, TallyRow>,
 ): { readonly replaced: ReadonlyArray<TallyRow | null>; readonly unique: ReadonlyArray<ResultWrite> } => {
   // The usual group: new keys, each once.
   if (stored.size === 0 && new Set(keys).size === keys.length) {
     return { replaced: writes.map(() => null), unique: writes }
   }
-  const byKey = new Map<RolloutKeyText, ResultWrite>()
+  const byKey = new Map<string, ResultWrite>()
   const replaced = writes.map((write, i) => {
     const key = keys[i]!
     const previous = stored.get(key) ?? null
@@ -61,24 +67,7 @@ const applyWrites = (
 }
 
 /** The results aggregate of the job store: result rows, their traces, the model calls and steps of each rollout. */
-export const makeResultQueries = (
-  sql: SqlClient.SqlClient,
-): Pick<
-  JobStoreService,
-  | "upsertResults"
-  | "maxResultSeq"
-  | "viewerRows"
-  | "rolloutOf"
-  | "resultRows"
-  | "resultPage"
-  | "tracePage"
-  | "resultStats"
-  | "resultTally"
-  | "appendModelCalls"
-  | "modelCallsOf"
-  | "appendSteps"
-  | "stepsOf"
-> => {
+export const makeResultQueries = (sql: SqlClient.SqlClient): ResultStoreRowsService => {
   const page = (table: "results" | "traces", column: "row_json" | "trace_json") =>
     Effect.fn(`JobStore.${table}Page`)(
       function* (jobId: string, after: RolloutCursor | null, limit: number) {
@@ -106,10 +95,13 @@ export const makeResultQueries = (
           "seed",
           writes.map((write) => write.result.seed),
         )}`,
-      (rows) => new Map(rows.map((row) => [rolloutKeyText(num(row.seed), num(row.attempt)), tallyRowOfStored(row)])),
+      (rows) =>
+        new Map(
+          rows.map((row) => [rolloutKeyId({ seed: num(row.seed), attempt: num(row.attempt) }), tallyRowOfStored(row)]),
+        ),
     )
 
-  const writeRows = (jobId: string, writes: ReadonlyArray<ResultWrite>, hadRow: (key: RolloutKeyText) => boolean) => {
+  const writeRows = (jobId: string, writes: ReadonlyArray<ResultWrite>, hadRow: (key: string) => boolean) => {
     let write: Effect.Effect<unknown, SqlError.SqlError> = sql`INSERT INTO results
         (job_id, seed, attempt, status, score, tokens, cost_usd, row_json, seq)
       VALUES ${sql.csv(writes.map((write) => rowValues(jobId, write)))}
@@ -131,7 +123,7 @@ export const makeResultQueries = (
     }
     // A key's last write wins: a trace left by an earlier write of the key would belong to another attempt.
     for (const { result } of writes) {
-      if (hasTrace(result) || !hadRow(rolloutKeyText(result.seed, result.attempt))) continue
+      if (hasTrace(result) || !hadRow(rolloutKeyId(result))) continue
       write = Effect.zipRight(
         write,
         sql`DELETE FROM traces WHERE job_id = ${jobId} AND seed = ${result.seed} AND attempt = ${result.attempt}`,
@@ -143,7 +135,7 @@ export const makeResultQueries = (
   return {
     upsertResults: (jobId, writes) => {
       if (writes.length === 0) return Effect.succeed([])
-      const keys = writes.map(({ result }) => rolloutKeyText(result.seed, result.attempt))
+      const keys = writes.map(({ result }) => rolloutKeyId(result))
       return sql
         .withTransaction(
           Effect.flatMap(storedRows(jobId, writes), (stored) => {

@@ -2,7 +2,7 @@ import type { RunSummary } from "@proctor/core"
 import type { ApiKeyRecord } from "../ApiKey.js"
 import type { StoredJobConfig } from "../JobConfig.js"
 import type { JobStatus } from "../JobStatus.js"
-import type { JobRecord, StoredRow } from "../JobStore.js"
+import type { JobRecord, StoredRow } from "../JobStoreService.js"
 import type { ResultStats } from "../ResultTally.js"
 
 /** The job database's rows as both dialects return them, and how they become records. */

@@ -1,0 +1,112 @@
+import {
+  type EvalRunConfig,
+  Interceptor,
+  type InterceptorService,
+  interceptedLayer,
+  policyUpstream,
+  type ResultStore,
+  type Solver,
+  taskAppSolverLayer,
+} from "@proctor/core"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { type JobSecrets, runConfigOf } from "./JobConfig.js"
+import type { JobRecord } from "./JobStore.js"
+import { SecretBox } from "./SecretBox.js"
+
+export interface JobRuntimeOptions {
+  /** The solver each job runs on. Default: core's HTTP task-app solver for the job's config. */
+  readonly solverFor?:
+    | ((job: { readonly jobId: string; readonly config: EvalRunConfig }) => Layer.Layer<Solver>)
+    | undefined
+  /**
+   * Where the model key for intercepted calls comes from when the policy has no `api_key`
+   * (`PROCTOR_UPSTREAM_API_KEY`, `OPENAI_API_KEY`, …; see core's `policyUpstream`). Default `process.env`.
+   */
+  readonly upstreamEnv?: Readonly<Record<string, string | undefined>> | undefined
+}
+
+/**
+ * A stored job that cannot run: its secrets are gone (it ended) or cannot be opened, or its stored config no longer
+ * reads. The message is what the job's `error` says.
+ */
+export class JobUnrunnable extends Schema.TaggedError<JobUnrunnable>()("JobUnrunnable", {
+  reason: Schema.Literal("SecretsGone", "SecretsUnreadable", "ConfigUnreadable"),
+  message: Schema.String,
+  cause: Schema.optional(Schema.Defect),
+}) {}
+
+/** A stored job made runnable: its config with its secrets, and the solver its rollouts run on. */
+export interface OpenedJob {
+  readonly config: EvalRunConfig
+  /** Needs the store the job's model calls (and, embedded, its results) go to. */
+  readonly solver: Layer.Layer<Solver, never, ResultStore>
+}
+
+export interface JobRuntimeService {
+  readonly open: (record: JobRecord) => Effect.Effect<OpenedJob, JobUnrunnable>
+}
+
+/**
+ * With an `Interceptor` in context, every job whose policy names an `inference_url` has its model calls routed
+ * through it (core's `interceptedSolver`): tokens, cost and traces measured on the wire, each rollout's calls
+ * stored before its result.
+ */
+export const withInterception = (
+  base: Layer.Layer<Solver>,
+  interceptor: InterceptorService,
+  config: EvalRunConfig,
+  env: Readonly<Record<string, string | undefined>>,
+): Layer.Layer<Solver, never, ResultStore> => {
+  const upstream = policyUpstream(config, env)
+  return upstream === null ? base : interceptedLayer({ interceptor, upstream }).pipe(Layer.provide(base))
+}
+
+export const makeJobRuntime = (options: JobRuntimeOptions = {}) =>
+  Effect.gen(function* () {
+    const box = yield* SecretBox
+    const interceptor = yield* Effect.serviceOption(Interceptor)
+    const upstreamEnv = options.upstreamEnv ?? process.env
+
+    const secretsOf = (record: JobRecord) =>
+      record.secretsSealed === null
+        ? Effect.fail(
+            new JobUnrunnable({ reason: "SecretsGone", message: "the job's secrets are gone (it had already ended)" }),
+          )
+        : box.open(record.secretsSealed, record.id).pipe(
+            Effect.map((text) => JSON.parse(text) as JobSecrets),
+            Effect.mapError(
+              (error) => new JobUnrunnable({ reason: "SecretsUnreadable", message: error.message, cause: error }),
+            ),
+          )
+
+    const service: JobRuntimeService = {
+      open: (record) =>
+        Effect.gen(function* () {
+          const secrets = yield* secretsOf(record)
+          const config = yield* Effect.mapError(
+            runConfigOf(record.config, secrets),
+            (problem) =>
+              new JobUnrunnable({
+                reason: "ConfigUnreadable",
+                message: `the job's stored config is unreadable: ${problem}`,
+              }),
+          )
+          const base = options.solverFor?.({ jobId: record.id, config }) ?? taskAppSolverLayer(config)
+          const solver = Option.isSome(interceptor)
+            ? withInterception(base, interceptor.value, config, upstreamEnv)
+            : base
+          return { config, solver } satisfies OpenedJob
+        }),
+    }
+    return service
+  })
+
+/**
+ * Stored job → secrets → config → solver (through the interceptor when there is one): the one way a job is opened,
+ * by the embedded job manager and by a cluster's rollout workers alike.
+ */
+export class JobRuntime extends Context.Tag("@proctor/server/JobRuntime")<JobRuntime, JobRuntimeService>() {
+  static readonly make = makeJobRuntime
+  static readonly layer = (options: JobRuntimeOptions = {}): Layer.Layer<JobRuntime, never, SecretBox> =>
+    Layer.effect(JobRuntime, makeJobRuntime(options))
+}

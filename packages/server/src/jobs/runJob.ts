@@ -1,0 +1,127 @@
+import {
+  type BackoffPolicy,
+  type EvalResult,
+  makeRunControl,
+  type RunEvent,
+  runRollouts,
+  withRunEvents,
+} from "@proctor/core"
+import { Cause, Effect, Exit, Layer } from "effect"
+import { loggableCause } from "../internal/loggableCause.js"
+import { nowIso, verdict } from "./admitJob.js"
+import { RowSequence } from "./internal/RowSequence.js"
+import { JobResultStoreLayer } from "./JobResultStore.js"
+import type { JobRuntimeService, OpenedJob } from "./JobRuntime.js"
+import { isTerminal, type JobStatus } from "./JobStatus.js"
+import { JobStore, type JobStoreService } from "./JobStore.js"
+import { interruptedEvent, jobEventOf } from "./jobEventOf.js"
+import { endWith, type LiveJob, publish } from "./LiveJobs.js"
+import { statsOfTally, type TallyRow, tallyRow, tallyRowOf } from "./ResultTally.js"
+import type { ServerMetricsService } from "./ServerMetrics.js"
+import { storedStats, storeJobEnd } from "./storeJobEnd.js"
+
+export interface JobRunnerDeps {
+  readonly store: JobStoreService
+  readonly runtime: JobRuntimeService
+  readonly metrics: ServerMetricsService
+  readonly backoff: BackoffPolicy | undefined
+  /** True once the process drains: a job that has not started returns at once, a running one stops. */
+  readonly draining: () => boolean
+}
+
+/**
+ * One job run in this process, from its stored row to its stored end: opened through the `JobRuntime`, its rollouts
+ * run by core's runner on the job's own `RunControl`, its run events forwarded to its subscribers.
+ */
+export const makeJobRunner = ({ store, runtime, metrics, backoff, draining }: JobRunnerDeps) => {
+  const storeLayer = Layer.succeed(JobStore, store)
+
+  const runLayer = (job: LiveJob, opened: OpenedJob) => {
+    // Each committed row moves the live tally, so status polls never aggregate the rows.
+    const onStored = (result: EvalResult, replaced: TallyRow | null) => {
+      const tally = job.tally
+      if (tally === null) return
+      if (replaced !== null) tallyRow(tally, replaced, -1)
+      tallyRow(tally, tallyRowOf(result), 1)
+    }
+    return opened.solver.pipe(
+      Layer.provideMerge(JobResultStoreLayer(job.id, onStored, job.sequence ?? undefined)),
+      Layer.provide(storeLayer),
+    )
+  }
+
+  const finish = (job: LiveJob, status: JobStatus, error: string | null) =>
+    Effect.gen(function* () {
+      job.running = null
+      const stats = job.tally === null ? yield* storedStats(store, job.id) : statsOfTally(job.tally)
+      const { event } = yield* storeJobEnd(store, job.id, { status, error, stats })
+      yield* endWith(job, event)
+    })
+
+  const interrupted = (job: LiveJob) => endWith(job, interruptedEvent(job.id))
+
+  /** Run events → metrics, the viewer's live state and the job's event hub. */
+  const forward = (job: LiveJob) => (event: RunEvent) => {
+    job.live.onEvent(event)
+    if (event._tag === "RolloutFinished") metrics.rolloutFinished(event.result)
+    else if (event._tag === "RolloutRetried") metrics.rolloutRetried()
+    const jobEvent = jobEventOf(job.id, event)
+    return jobEvent === null ? Effect.void : publish(job, jobEvent)
+  }
+
+  const runJob = (job: LiveJob) =>
+    Effect.gen(function* () {
+      if (draining()) return
+      const record = yield* store.getJob(job.id)
+      if (record === null || isTerminal(record.status)) return
+      if (job.cancelRequested) return yield* finish(job, "cancelled", null)
+      const opened = yield* Effect.either(runtime.open(record))
+      if (opened._tag === "Left") return yield* finish(job, "failed", opened.left.message)
+      const { config } = opened.right
+      if (!(yield* store.markRunning(job.id, nowIso()))) return
+      // Counted once here (a resumed job's earlier rows included); every stored row updates it after.
+      job.tally = yield* store.resultTally(job.id)
+      job.sequence = new RowSequence(yield* store.maxResultSeq(job.id))
+      job.running = yield* store.getJob(job.id)
+      const control = makeRunControl()
+      job.control = control
+      // A cancel or a drain that arrived while the job was being set up.
+      if (job.cancelRequested) control.cancelInFlight()
+      else if (draining()) control.requestStop()
+
+      // Publishing to the job's sliding hub never waits, so events are forwarded synchronously as core delivers them.
+      const onEvent = (event: RunEvent) => Effect.runSync(forward(job)(event))
+      // The run's exit is the value, so its last events are delivered even when it fails.
+      const exit = yield* withRunEvents(
+        onEvent,
+        (events) =>
+          Effect.exit(
+            runRollouts({ runId: job.id, config, control, events, backoff }).pipe(
+              Effect.provide(runLayer(job, opened.right)),
+            ),
+          ),
+        0,
+      )
+
+      if (Exit.isFailure(exit)) {
+        if (draining() && Cause.isInterruptedOnly(exit.cause)) return yield* interrupted(job)
+        const failure = Cause.failureOption(exit.cause)
+        const message = failure._tag === "Some" ? failure.value.message : "the run stopped unexpectedly"
+        yield* Effect.logError("eval job failed", loggableCause(exit.cause))
+        return yield* finish(job, "failed", message)
+      }
+      const outcome = exit.value
+      if (outcome.interrupted) {
+        if (job.cancelRequested) return yield* finish(job, "cancelled", null)
+        return yield* interrupted(job)
+      }
+      const { status, error } = verdict(outcome.summary)
+      return yield* finish(job, status, error)
+    }).pipe(
+      Effect.scoped,
+      // A database outage while finishing leaves the job pending/running: the next start resumes it.
+      Effect.catchAllCause((cause) => Effect.logError("eval job could not be run", loggableCause(cause))),
+    )
+
+  return { runJob, interrupted }
+}
