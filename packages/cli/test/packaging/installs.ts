@@ -77,7 +77,15 @@ export interface InstalledProject {
  * version, then copied to a temp dir of its own for the caller, which removes it.
  */
 export const installedProject = async (packed: PackedSet, runtime: NodeRuntime): Promise<InstalledProject> => {
-  const cached = join(CACHE_DIR, "installs", `${packed.digest}-node${runtime.version}`)
+  const [major = 0, minor = 0] = runtime.version.slice(1).split(".").map(Number)
+  // better-sqlite3 is an optional dependency that only Node 20 loads (Node 22.13 and later have node:sqlite):
+  // installed without it there, the tests show nothing else needs it — and skip compiling SQLite for minutes.
+  const withoutOptional = major > 22 || (major === 22 && minor >= 13)
+  const cached = join(
+    CACHE_DIR,
+    "installs",
+    `${packed.digest}-node${runtime.version}${withoutOptional ? "-no-optional" : ""}`,
+  )
   let installSeconds: number | undefined
   if (!existsSync(join(cached, "installed"))) {
     const staging = mkdtempSync(join(tmpdir(), "proctor-install-"))
@@ -88,7 +96,15 @@ export const installedProject = async (packed: PackedSet, runtime: NodeRuntime):
     const started = performance.now()
     await run(
       "npm",
-      ["install", "--prefer-offline", "--no-audit", "--no-fund", ...packed.packages.map((p) => p.tarball), "tsx@4"],
+      [
+        "install",
+        "--prefer-offline",
+        "--no-audit",
+        "--no-fund",
+        ...(withoutOptional ? ["--omit=optional"] : []),
+        ...packed.packages.map((p) => p.tarball),
+        "tsx@4",
+      ],
       { cwd: staging, env: envFor(runtime) },
     )
     installSeconds = (performance.now() - started) / 1000
