@@ -50,7 +50,17 @@ type BetterSqliteConstructor = new (
 const nodeSqlite = (): NodeSqliteModule | undefined => {
   const [major = 0, minor = 0] = process.versions.node.split(".").map(Number)
   if (major < 22 || (major === 22 && minor < 13)) return undefined
-  return process.getBuiltinModule("node:sqlite") as NodeSqliteModule | undefined
+  // Node 22 calls it experimental on every start; the choice is made here, so the user need not be told.
+  const emitWarning = process.emitWarning
+  process.emitWarning = ((warning: string | Error, ...rest: Array<unknown>) => {
+    if (!String(warning).startsWith("SQLite is an experimental feature"))
+      (emitWarning as (...args: Array<unknown>) => void).call(process, warning, ...rest)
+  }) as typeof process.emitWarning
+  try {
+    return process.getBuiltinModule("node:sqlite") as NodeSqliteModule | undefined
+  } finally {
+    process.emitWarning = emitWarning
+  }
 }
 
 const openWithNodeSqlite = (module: NodeSqliteModule, filename: string): SqliteDatabase => {
