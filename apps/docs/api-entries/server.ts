@@ -1,6 +1,5 @@
 /**
- * The task-app SDK (`createTaskApp`, `chatCompletion`, `sessionTrace`), the inference interceptor, and the eval
- * job server (`createJobServer`), on fastify.
+ * The inference interceptor and the eval job server (`createJobServer`), on fastify.
  * @module @proctor/server
  */
 export * from "@proctor/server"

@@ -1,5 +1,5 @@
-import { createProgram } from "@proctor/cli"
 import type { Command } from "commander"
+import { createProgram } from "proctor"
 import { configKeys } from "./configReference.js"
 import { code, page, slug, table, text } from "./markdown.js"
 

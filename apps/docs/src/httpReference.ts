@@ -110,8 +110,8 @@ export const httpReference = (): string => {
   const body = [
     text(document.info.description),
     "",
-    "A running server serves this document at `GET /api/openapi.json` and renders it at `/docs` (Swagger UI,",
-    'bundled with the server: it works offline). Errors have one shape, `{"error": {"code", "message",',
+    "A running server serves this document at `GET /api/openapi.json` and renders it at `/docs` (a page of the",
+    'server\'s own: it works offline). Errors have one shape, `{"error": {"code", "message",',
     '"field"?}}` ([ErrorResponse](#errorresponse)); a 429 carries `Retry-After`. Keys are made with',
     "`proctor keys create` ([running a team server](../guide/team-server)).",
     "",

@@ -1,5 +1,5 @@
-import { exitCodeMeanings } from "@proctor/cli"
 import { builtinPrices, ErrorKind, errorKindDocs, providerAliases } from "@proctor/core"
+import { exitCodeMeanings } from "proctor"
 import { code, page, table, text } from "./markdown.js"
 
 /** The error-kinds reference: every `error_kind` a result can carry, and whether it is retried. */

@@ -1,6 +1,5 @@
 import { execFileSync } from "node:child_process"
 import { readdirSync, readFileSync } from "node:fs"
-import { createProgram, ExitCode, exitCodeMeanings } from "@proctor/cli"
 import {
   ErrorKind,
   EvalFlags,
@@ -13,6 +12,7 @@ import {
   TaskAppErrorReason,
 } from "@proctor/core"
 import { Either, Schema } from "effect"
+import { createProgram, ExitCode, exitCodeMeanings } from "proctor"
 import { parse } from "smol-toml"
 import { describe, expect, it } from "vitest"
 import { cliCommands, flagsOf } from "../src/cliReference.js"

@@ -40,7 +40,7 @@ type Framing = (typeof FRAMINGS)[number]
 
 const SECTION = "## large-bodies"
 const TASK_APP = fileURLToPath(new URL("largeBodyTaskApp.js", import.meta.url))
-const DEFAULT_CLI = fileURLToPath(new URL("bin.cjs", import.meta.resolve("@proctor/cli")))
+const DEFAULT_CLI = fileURLToPath(new URL("bin.cjs", import.meta.resolve("proctor")))
 
 interface Build {
   readonly cli: string

@@ -19,6 +19,4 @@ export const THROUGHPUT_TARGET = 0.7
 export const WHOLE_PROCESS_TARGET = 0.8
 export const RSS_TARGET_MB = 200
 export const SECTION = "## runner-overhead"
-export const CLI_BIN = resolve(
-  argString("--cli") ?? fileURLToPath(new URL("bin.cjs", import.meta.resolve("@proctor/cli"))),
-)
+export const CLI_BIN = resolve(argString("--cli") ?? fileURLToPath(new URL("bin.cjs", import.meta.resolve("proctor"))))

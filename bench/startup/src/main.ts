@@ -44,7 +44,7 @@ import {
 
 const RUNS = argNumber("--runs", 20, POSITIVE_INTEGER)
 const QUIET_WAIT_S = argNumber("--quiet-wait", 60)
-const CLI_BIN = resolve(argString("--cli") ?? fileURLToPath(new URL("bin.cjs", import.meta.resolve("@proctor/cli"))))
+const CLI_BIN = resolve(argString("--cli") ?? fileURLToPath(new URL("bin.cjs", import.meta.resolve("proctor"))))
 const SECTION = "## startup"
 const HELP_WALL_TARGET_MS = 150
 const HELP_RSS_TARGET_MB = 60

@@ -15,6 +15,4 @@ export const BARE_LOOP_TARGET = 1.3
 export const PROMPTFOO_TARGET = 8
 export const RSS_TARGET_MB = 150
 export const SECTION = "## sum-eval"
-export const CLI_BIN = resolve(
-  argString("--cli") ?? fileURLToPath(new URL("bin.cjs", import.meta.resolve("@proctor/cli"))),
-)
+export const CLI_BIN = resolve(argString("--cli") ?? fileURLToPath(new URL("bin.cjs", import.meta.resolve("proctor"))))

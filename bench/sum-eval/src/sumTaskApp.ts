@@ -4,7 +4,7 @@
  * answer is the sum. Run as its own process (`node dist/sumTaskApp.js`); it prints `{"url": …}` on one stdout
  * line once it listens on 127.0.0.1, serves callers presenting ENVIRONMENT_API_KEY, and exits on SIGTERM/SIGINT.
  */
-import { ChatCompletionError, chatCompletion, createTaskApp, TaskAppHttpError } from "@proctor/server"
+import { ChatCompletionError, chatCompletion, createTaskApp, TaskAppHttpError } from "@proctor/task-app"
 import { sumQuestion } from "./sumQuestion.js"
 
 const DESCRIPTION = "One sum per seed, answered in one model call; score 1 when the answer is the sum."

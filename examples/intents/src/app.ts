@@ -9,7 +9,7 @@ import {
   sessionTrace,
   type TaskApp,
   TaskAppHttpError,
-} from "@proctor/server"
+} from "@proctor/task-app"
 import { exampleForSeed, type IntentDataset, loadDataset } from "./dataset.js"
 import { grade } from "./grade.js"
 import { chatRequestBody } from "./prompt.js"

@@ -1,4 +1,4 @@
-import { environmentApiKeys } from "@proctor/server"
+import { environmentApiKeys } from "@proctor/task-app"
 import { createIntentsApp } from "./app.js"
 
 const inferenceApiKey = process.env.INFERENCE_API_KEY

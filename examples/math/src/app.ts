@@ -1,4 +1,4 @@
-import { createTaskApp, type TaskApp, type TaskAppDefinition } from "@proctor/server"
+import { createTaskApp, type TaskApp, type TaskAppDefinition } from "@proctor/task-app"
 import { problemForSeed, TEMPLATE_IDS } from "./problems.js"
 import { mathRollout } from "./rollout.js"
 import { CALCULATOR, SUBMIT_ANSWER } from "./tools.js"

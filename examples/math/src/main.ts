@@ -1,4 +1,4 @@
-import { environmentApiKeys } from "@proctor/server"
+import { environmentApiKeys } from "@proctor/task-app"
 import { createMathApp } from "./app.js"
 
 // Bound to loopback only, so running without a key (the local demo) is safe: the SDK warns that it is open.

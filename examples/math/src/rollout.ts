@@ -10,7 +10,7 @@ import {
   type RolloutStep,
   sessionTrace,
   TaskAppHttpError,
-} from "@proctor/server"
+} from "@proctor/task-app"
 import { problemForSeed } from "./problems.js"
 import { MATH_TOOLS, runTool } from "./tools.js"
 

@@ -1,4 +1,4 @@
-import type { ToolCall } from "@proctor/server"
+import type { ToolCall } from "@proctor/task-app"
 import { evaluateExpression, formatResult } from "./calculator.js"
 
 /** The names the baseline model and any policy for this app rely on. */

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import type { RunningTaskApp } from "@proctor/server"
+import type { RunningTaskApp } from "@proctor/task-app"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import {
   CalculatorError,

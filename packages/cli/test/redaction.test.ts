@@ -17,7 +17,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import type { TaskApp } from "@proctor/server"
+import type { TaskApp } from "@proctor/task-app"
 import {
   cleanEnv,
   ensureBuilt,

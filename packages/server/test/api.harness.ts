@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { expect } from "@effect/vitest"
+import { createTaskApp } from "@proctor/task-app"
 import { Schema } from "effect"
 import {
   createApiKey,
   createJobServer,
-  createTaskApp,
   JobEvent,
   type JobServer,
   type JobServerOptions,

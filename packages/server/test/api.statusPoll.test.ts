@@ -1,6 +1,5 @@
 import { join } from "node:path"
 import { SqlClient } from "@effect/sql"
-import { SqliteClient } from "@effect/sql-sqlite-node"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import {
@@ -13,6 +12,7 @@ import {
   newApiKeyId,
   revokeApiKey,
 } from "../src/index.js"
+import { SqliteClient } from "../src/jobs/SqliteClient.js"
 import {
   apiClient,
   startTestServer,

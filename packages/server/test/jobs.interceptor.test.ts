@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { createTaskApp } from "@proctor/task-app"
 import { unzipSync } from "fflate"
-import { createTaskApp } from "../src/index.js"
 import { apiClient, startTestServer, TASK_APP_KEY, type TestServer, waitForJob } from "./api.harness.js"
 
 const UPSTREAM_KEY = "sk-upstream-model-key-do-not-leak"

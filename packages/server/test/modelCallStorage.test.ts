@@ -3,7 +3,6 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { SqliteClient } from "@effect/sql-sqlite-node"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import {
   type EvalResult,
@@ -13,13 +12,14 @@ import {
   rolloutKeyId,
   startEvalRun,
 } from "@proctor/core"
+import type { RunningTaskApp } from "@proctor/task-app"
 import { Chunk, Effect, Layer, Option, Redacted, Stream } from "effect"
 import { createBaselineModel, type RunningBaselineModel } from "../../../examples/baseline-model/src/index.js"
 import { createMathApp } from "../../../examples/math/src/index.js"
 import { testRunConfig } from "../../core/test/fixtures/runConfig.js"
-import type { RunningTaskApp } from "../src/index.js"
 import { startInterceptor } from "../src/index.js"
 import { JobStore } from "../src/jobs/JobStore.js"
+import { SqliteClient } from "../src/jobs/SqliteClient.js"
 import { createTestDatabase, PG_ADMIN_URL } from "./jobs.pg.js"
 
 /** The math demo's eval: its seeds, through the embedded interceptor, with every call seen as it was made. */

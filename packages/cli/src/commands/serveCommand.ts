@@ -93,9 +93,7 @@ export const serveCommand = (options: ServeCommandOptions, io: Io): Effect.Effec
     const cluster =
       redisUrl === undefined ? "" : `, rollouts to workers through Redis at ${server.redisHostOf(redisUrl)}`
     const where = `${databaseUrl === undefined ? `data in ${dataDir}` : "data in PostgreSQL"}${cluster}, secret key from ${keySource}`
-    io.stdout.write(`proctor job server listening on ${jobServer.url} (${where})\n`)
     const store = databaseUrl === undefined && dataDir !== undefined ? ["--data-dir", dataDir] : []
-    io.stdout.write(`  API keys: ${proctorCommand("keys", "create", "--name", "NAME", ...store)}\n`)
     // The first signal drains (in-flight rollouts finish, unfinished jobs stay `running` and resume on the
     // next start); a second one closes at once.
     yield* Effect.async<void>((resume) => {
@@ -119,6 +117,10 @@ export const serveCommand = (options: ServeCommandOptions, io: Io): Effect.Effec
       }
       process.on("SIGINT", onSignal)
       process.on("SIGTERM", onSignal)
+      // Ready only once the handlers are in: a script that signals on seeing this line must reach them, not
+      // Node's default (which kills the process without draining).
+      io.stdout.write(`proctor job server listening on ${jobServer.url} (${where})\n`)
+      io.stdout.write(`  API keys: ${proctorCommand("keys", "create", "--name", "NAME", ...store)}\n`)
       return Effect.sync(uninstall)
     })
     return ExitCode.Ok

@@ -90,9 +90,6 @@ export const workerCommand = (options: WorkerCommandOptions, io: Io): Effect.Eff
     }
     const worker = started.right
     const interception = worker.interceptorUrl === null ? "no interception" : `interceptor at ${worker.interceptorUrl}`
-    io.stdout.write(
-      `proctor worker ${worker.id} running up to ${concurrency} rollouts from Redis at ${server.redisHostOf(redisUrl!)} (${interception})\n`,
-    )
     yield* Effect.async<void>((resume) => {
       let draining = false
       const uninstall = () => {
@@ -114,6 +111,10 @@ export const workerCommand = (options: WorkerCommandOptions, io: Io): Effect.Eff
       }
       process.on("SIGINT", onSignal)
       process.on("SIGTERM", onSignal)
+      // Ready only once the handlers are in (see serveCommand).
+      io.stdout.write(
+        `proctor worker ${worker.id} running up to ${concurrency} rollouts from Redis at ${server.redisHostOf(redisUrl!)} (${interception})\n`,
+      )
       return Effect.sync(uninstall)
     })
     return ExitCode.Ok

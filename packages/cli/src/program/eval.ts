@@ -66,7 +66,7 @@ export const registerEvalCommand = (program: Command, run: RunCommand): void => 
       await run(async (io) => {
         // One script with its code cache (src/evalScript.ts, build.mjs), found through this package's exports.
         const { loadScript } = await import("../internal/loadScript.js")
-        const script = loadScript(new URL(import.meta.resolve("@proctor/cli/eval-script")))
+        const script = loadScript(new URL(import.meta.resolve("proctor/eval-script")))
         const { runEval } = script.exports as typeof import("../evalScript.js")
         return runEval({ ...options, ...(appId === undefined ? {} : { appId }) }, io)
       })

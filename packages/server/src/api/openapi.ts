@@ -211,7 +211,8 @@ export const buildOpenApi = (options: { readonly version: string }): JsonObject 
       },
       "/docs": {
         get: {
-          summary: "This API reference as a web page (Swagger UI, served by the server itself: works offline)",
+          summary:
+            "This API reference as a web page, rendered from this document by the server's own page: works offline",
           responses: {
             "200": { description: "an HTML page", content: { "text/html": { schema: { type: "string" } } } },
           },

@@ -1,0 +1,7 @@
+export * from "./createTaskApp.js"
+export * from "./environmentApiKeys.js"
+export * from "./openAiChat.js"
+export * from "./sessionTrace.js"
+export type * from "./TaskAppDefinition.js"
+export * from "./TaskAppHttpError.js"
+export * from "./TaskAppSetupError.js"
