@@ -1,6 +1,7 @@
 import { closeSync, existsSync, openSync, readSync } from "node:fs"
 import { ParseResult, Schema } from "effect"
 import { EvalResult, NUMERIC_RESULT_FIELDS, rolloutKeyId } from "../../result/EvalResult.js"
+import { StopReason } from "../../result/RolloutStep.js"
 import { forEachLine, type OnLine } from "./forEachLine.js"
 
 /** The keys a run planned: each seed × attempts `0 … attempts - 1`. */
@@ -43,6 +44,8 @@ export interface JournalScan {
 
 const decodeEvalResult = Schema.decodeUnknownEither(EvalResult)
 
+const STOP_REASONS: ReadonlySet<unknown> = new Set(StopReason.literals)
+
 const isNullableNumber = (value: unknown) => value === null || typeof value === "number"
 const isNullableString = (value: unknown) => value === null || typeof value === "string"
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -81,6 +84,9 @@ export const isEvalResult = (value: unknown): value is EvalResult => {
     (r.task_id === undefined || typeof r.task_id === "string" || typeof r.task_id === "number") &&
     (r.cluster === undefined || typeof r.cluster === "string") &&
     (r.retry_log === undefined || isRetryLog(r.retry_log)) &&
+    (r.stop_reason === undefined || STOP_REASONS.has(r.stop_reason)) &&
+    (r.turns === undefined || typeof r.turns === "number") &&
+    (r.messages === undefined || typeof r.messages === "number") &&
     NUMERIC_RESULT_FIELDS.every((key) => isNullableNumber(r[key]))
   )
 }
