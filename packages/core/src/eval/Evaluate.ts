@@ -12,7 +12,7 @@ import { assignSeeds, collectTasks, type TaskId } from "../plan/internal/taskSee
 import { loadPricingFile, Pricing, type PricingOverrides } from "../pricing/Pricing.js"
 import { makeRunControl, type RunControl } from "../runner/RunControl.js"
 import { type RunOutcome, runRollouts } from "../runner/Runner.js"
-import { SandboxRuntime, type SandboxRuntimeService, type SandboxSpec } from "../sandbox/Sandbox.js"
+import { type SandboxError, SandboxRuntime, type SandboxRuntimeService, type SandboxSpec } from "../sandbox/Sandbox.js"
 import { functionSolver, type Solve } from "../solver/internal/functionSolver.js"
 import { Solver } from "../solver/Solver.js"
 import {
@@ -41,7 +41,7 @@ export interface EvaluateModel {
 /** Each rollout's sandbox (`ctx.sandbox`): opened before `solve`, torn down after, labelled with run and rollout. */
 export interface EvaluateSandbox<T> {
   /** `DockerRuntime`, `BwrapRuntime` (@proctor/sandbox), `LocalRuntime`: a layer, or the service itself. */
-  readonly runtime: Layer.Layer<SandboxRuntime> | SandboxRuntimeService
+  readonly runtime: Layer.Layer<SandboxRuntime, SandboxError> | SandboxRuntimeService
   readonly spec: (task: T) => Omit<SandboxSpec, "labels">
 }
 
@@ -217,7 +217,9 @@ const isAsyncGeneratorFunction = (f: unknown) => Object.prototype.toString.call(
 /** The sandbox runtime for the run: the service given, or the layer given built for the run's life. */
 const sandboxRuntime = (runtime: EvaluateSandbox<unknown>["runtime"]) =>
   Layer.isLayer(runtime)
-    ? Effect.map(Layer.build(runtime as Layer.Layer<SandboxRuntime>), (context) => Context.get(context, SandboxRuntime))
+    ? Effect.map(Layer.build(runtime as Layer.Layer<SandboxRuntime, SandboxError>), (context) =>
+        Context.get(context, SandboxRuntime),
+      )
     : Effect.succeed(runtime as SandboxRuntimeService)
 
 /** `setup`'s value for the run, and `teardown` when the run ends, however it ends. */
