@@ -397,7 +397,9 @@ describe("resumed runs report the whole run and this session apart", () => {
 
 describe("default output", () => {
   it("prints the summary first, then the failures and first and last rows, without empty columns", async () => {
-    const app = await recordingApp({ apiKey: KEY, score: (seed) => (seed % 2 === 0 ? 1 : 0.5) })
+    // Every answer right: no failure rows, so the compact table is the first and last rows alone (wrong answers
+    // are failures and shown: jobsOutput.test.ts).
+    const app = await recordingApp({ apiKey: KEY, score: () => 1 })
     const env = cleanEnv({ ENVIRONMENT_API_KEY: KEY })
     const run = (name: string, extra: ReadonlyArray<string> = []) =>
       runCli(["eval", "--url", app.url, "--seeds", "0-29", "--run-dir", join(tmp, name), NO_MODEL, ...extra], { env })
@@ -418,7 +420,7 @@ describe("default output", () => {
     // the zero-work app reports no events score, verifier or cost, and nothing errored
     expect(compact.stdout).toMatch(/^columns with no values hidden: .*events.*verifier.*error$/m)
     expect(compact.stdout).not.toMatch(/^seed .*\| events /m)
-    expect(compact.stdout).toMatch(/^avg\s*\|\s*0\.75\s*\|/m)
+    expect(compact.stdout).toMatch(/^avg\s*\|\s*1\s*\|/m)
 
     expect(full.code, full.stderr).toBe(0)
     expect(rowSeeds(full.stdout)).toEqual(Array.from({ length: 30 }, (_, seed) => seed))

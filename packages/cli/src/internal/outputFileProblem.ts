@@ -11,17 +11,24 @@ const writable = (path: string) => {
   }
 }
 
+/** The closest folder of `path` that exists (the writers make the missing ones below it). */
+const existingAncestor = (path: string): string => {
+  let folder = dirname(path)
+  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder)
+  return folder
+}
+
 /**
- * Why a file cannot be written at `path` (its folder is missing or read-only, it is a directory), or null
- * when it can: found before the run, not after it, when the output would be all that is lost.
+ * Why a file cannot be written at `path` (a file stands where a folder must be, a folder is read-only, it is a
+ * directory), or null when it can: found before the run, not after it, when the output would be all that is lost.
+ * Missing folders are fine: the writers make them.
  */
 export const outputFileProblem = (path: string): string | null => {
   const full = resolve(path)
   const stats = statSync(full, { throwIfNoEntry: false })
   if (stats?.isDirectory() === true) return `${path} is a directory, not a file`
   if (stats !== undefined) return writable(full) ? null : `${path} cannot be written (permission denied)`
-  const folder = dirname(full)
-  if (!existsSync(folder)) return `${path} cannot be written: its folder ${folder} does not exist`
+  const folder = existingAncestor(full)
   if (!statSync(folder).isDirectory()) return `${path} cannot be written: ${folder} is a file`
   return writable(folder) ? null : `${path} cannot be written: its folder ${folder} is read-only`
 }
