@@ -83,8 +83,7 @@ const startRecordingUpstream = async (baselineUrl: string): Promise<string> => {
   const server = createServer((req, res) => {
     void (async () => {
       const body = await readBody(req)
-      // The run's reachability check is a GET of the base URL with no key: only model calls are recorded.
-      if (req.method === "POST") upstreamReceived.push({ path: req.url ?? "", headers: req.headers, body })
+      upstreamReceived.push({ path: req.url ?? "", headers: req.headers, body })
       if (body.includes(poisonedNeedle())) {
         const key = (req.headers.authorization ?? "").replace(/^Bearer /, "")
         const error = {
