@@ -20,6 +20,7 @@ const PORT_USES: ReadonlyArray<RegExp> = [
   /(127\.0\.0\.1:)(\d+)/g, // URLs
   /(--port[ =])(\d+)/g, // `proctor serve|view --port N`
   /(\bport: )(\d+)/g, // `app.listen({ port: N })` in TypeScript blocks
+  /(\bPORT \?\? )(\d+)/g, // `app.listen({ port: Number(process.env.PORT ?? N) })`
 ]
 
 /** A port the system has just handed out as free (bound to port 0, then closed). */
