@@ -290,6 +290,48 @@ describe("a sandbox killed from outside mid-rollout", () => {
   }, 120_000)
 })
 
+describe("a fork bomb and a 4 GB allocation", () => {
+  for (const sandbox of ["docker", "bwrap"] as const) {
+    it(`${sandbox}: end only their own rollout; the run goes on and a sound task beside them scores 1`, async () => {
+      const tasksDir = join(tmp, `limits-${sandbox}`)
+      writeTask(tasksDir, "bomb", { solve: "bomb() { bomb | bomb & }; bomb; sleep 2", test: DONE_TEST })
+      writeTask(tasksDir, "hog", {
+        solve: "awk 'BEGIN { s = \"x\"; while (length(s) < 4 * 1024 * 1024 * 1024) s = s s }' && echo ok > done.txt",
+        test: DONE_TEST,
+      })
+      writeTask(tasksDir, "sound", { solve: "echo ok > done.txt", test: DONE_TEST })
+      const runDir = join(tmp, `limits-run-${sandbox}`)
+      const result = await runCli(
+        [
+          "eval",
+          "--tasks",
+          tasksDir,
+          "--agent",
+          "oracle",
+          "--sandbox",
+          sandbox,
+          "--max-retries",
+          "0",
+          "--concurrency",
+          "3",
+          "--run-dir",
+          runDir,
+        ],
+        { env: cleanEnv() },
+      )
+      expect(result.signal, result.stderr).toBeNull()
+      expect([0, 1], result.stderr).toContain(result.code)
+      const rows = Object.fromEntries(rowsOf(runDir).map((row) => [row.task_id, row]))
+      expect(Object.keys(rows).sort()).toEqual(["bomb", "hog", "sound"])
+      expect(rows.sound).toMatchObject({ score: 1, status: "ok" })
+      // The allocation was killed inside its sandbox: a graded 0, never a score of 1 nor a crash of proctor.
+      expect(rows.hog, JSON.stringify(rows.hog)).toMatchObject({ score: 0, status: "ok" })
+      expect(rows.bomb!.score, JSON.stringify(rows.bomb)).not.toBe(1)
+      if (sandbox === "docker") expect(await containersOf(runIdOf(runDir))).toEqual([])
+    }, 120_000)
+  }
+})
+
 describe("what a sandbox can reach", () => {
   let listener: Server
   let port = 0
