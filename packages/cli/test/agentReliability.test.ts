@@ -327,6 +327,8 @@ describe("a fork bomb and a 4 GB allocation", () => {
       // The allocation was killed inside its sandbox: a graded 0, never a score of 1 nor a crash of proctor.
       expect(rows.hog, JSON.stringify(rows.hog)).toMatchObject({ score: 0, status: "ok" })
       expect(rows.bomb!.score, JSON.stringify(rows.bomb)).not.toBe(1)
+      // The bomb's script returned when it exited: the forks it left behind did not hold the agent to its timeout.
+      expect((rows.bomb as { stop_reason?: string }).stop_reason).not.toBe("max_time")
       if (sandbox === "docker") expect(await containersOf(runIdOf(runDir))).toEqual([])
     }, 120_000)
   }
