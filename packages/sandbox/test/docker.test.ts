@@ -33,10 +33,14 @@ describe("docker: images", () => {
       const runtime = yield* DockerRuntime.make()
       const image = { _tag: "Dockerfile", context } as const
       yield* runtime.prepare(image)
+      // Sorted: Docker lists images created in the same second in no fixed order.
       const tags = () =>
         execFileSync("docker", ["images", "--format", "{{.Repository}}:{{.Tag}} {{.ID}}", "proctor-env"], {
           encoding: "utf8",
         })
+          .split("\n")
+          .sort()
+          .join("\n")
       const before = tags()
       const runId = newRunId()
       const sandbox = yield* runtime.open(specFor(runId, image))

@@ -113,6 +113,17 @@ export const describeRuntime = (runtime: RuntimeUnderTest) => {
         }),
       ),
     )
+
+    it.live("a command that leaves a process in the background ends when it exits, not when that process does", () =>
+      withSandbox(newRunId(), (sandbox) =>
+        Effect.gen(function* () {
+          // Docker's engine waits for the output of what a command left behind up to about 2 s.
+          const result = yield* sandbox.exec("sleep 30 & echo started")
+          expect(result).toMatchObject({ exitCode: 0, timedOut: false, stdout: "started\n" })
+          expect(result.durationMs).toBeLessThan(10_000)
+        }),
+      ),
+    )
   })
 
   describe(`${runtime.name}: files`, () => {

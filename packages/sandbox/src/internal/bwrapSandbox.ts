@@ -25,6 +25,8 @@ export interface BwrapConfig {
   readonly useCgroups: boolean
 }
 
+/** How long a command's output is read after it exited, for what its background processes still write. */
+const OUTPUT_DRAIN_MS = 500
 const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 const MIB = 1024 * 1024
 
@@ -286,10 +288,12 @@ const runProcess = (argv: ReadonlyArray<string>, env: Record<string, string>, op
     const child = spawn(argv[0] as string, argv.slice(1), { stdio: ["pipe", "pipe", "pipe"], env })
     let settled = false
     let timedOut = false
+    let drain: NodeJS.Timeout | undefined
     const settle = (outcome: Effect.Effect<ExecResult, SandboxError>) => {
       if (settled) return
       settled = true
       if (timer !== undefined) clearTimeout(timer)
+      if (drain !== undefined) clearTimeout(drain)
       resume(outcome)
     }
     const result = (exitCode: number): ExecResult => ({
@@ -321,12 +325,22 @@ const runProcess = (argv: ReadonlyArray<string>, env: Record<string, string>, op
         ),
       ),
     )
-    child.once("close", (code, signal) =>
-      settle(Effect.succeed(result(code ?? 128 + (signal === null ? 9 : constants.signals[signal])))),
-    )
+    const exitCodeOf = (code: number | null, signal: NodeJS.Signals | null) =>
+      code ?? 128 + (signal === null ? 9 : constants.signals[signal])
+    child.once("close", (code, signal) => settle(Effect.succeed(result(exitCodeOf(code, signal)))))
+    // A process the command left in the background (`server &`) holds its output open: once the command has
+    // exited, its output is awaited only briefly (as Docker does), so the command ends when it exits.
+    child.once("exit", (code, signal) => {
+      drain = setTimeout(() => {
+        child.stdout.destroy()
+        child.stderr.destroy()
+        settle(Effect.succeed(result(exitCodeOf(code, signal))))
+      }, OUTPUT_DRAIN_MS)
+    })
     return Effect.sync(() => {
       settled = true
       if (timer !== undefined) clearTimeout(timer)
+      if (drain !== undefined) clearTimeout(drain)
       if (child.pid !== undefined) killProcessTree(child.pid)
     })
   })
