@@ -11,6 +11,7 @@ import {
   type ResultStoreService,
   type RolloutStep,
   type RunSummary,
+  STEPS_FILE,
 } from "@proctor/core"
 import { Effect } from "effect"
 import { testRunConfig } from "../../core/test/fixtures/runConfig.js"
@@ -103,6 +104,6 @@ export const writeRun = (dir: string, seeds: ReadonlyArray<number>, attempts = 1
         ).pipe(Effect.orDie),
       finish: (summary) => Effect.orDie(store.saveSummary(summary)),
       step: (...steps) =>
-        appendFileSync(join(dir, "steps.jsonl"), steps.map((step) => `${JSON.stringify(step)}\n`).join("")),
+        appendFileSync(join(dir, STEPS_FILE), steps.map((step) => `${JSON.stringify(step)}\n`).join("")),
     } satisfies RunWriter
   }).pipe(Effect.orDie)
