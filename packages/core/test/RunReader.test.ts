@@ -18,6 +18,7 @@ import {
 import { openRunReader } from "../src/store/RunReader.js"
 import { testResult } from "./fixtures/evalResult.js"
 import { conversation } from "./fixtures/modelCall.js"
+import { testStep } from "./fixtures/rolloutStep.js"
 
 const dirs: Array<string> = []
 afterAll(() => {
@@ -35,17 +36,7 @@ const runDir = (results: ReadonlyArray<EvalResult>, calls: ReadonlyArray<ModelCa
 
 /** A step of seed `seed`'s first try, as a line of steps.jsonl. */
 const stepLine = (seed: number, index: number, over: Partial<RolloutStep>): string =>
-  `${JSON.stringify({
-    rollout_id: `rollout-${seed}`,
-    seed,
-    attempt: 0,
-    retry: 0,
-    index,
-    at: new Date(Date.UTC(2025, 0, 1, 0, 0, index)).toISOString(),
-    elapsed_ms: index * 1000,
-    kind: "note",
-    ...over,
-  } satisfies RolloutStep)}\n`
+  `${JSON.stringify(testStep(seed, index, "note", over))}\n`
 
 const allResults = (reader: { results: (from?: number) => Stream.Stream<EvalResult, unknown> }, from?: number) =>
   Effect.map(Stream.runCollect(reader.results(from)), Chunk.toArray)
