@@ -44,20 +44,14 @@ const rowsOf = (runDir: string): Array<Row> =>
 const byTask = (rows: ReadonlyArray<Row>) =>
   Object.fromEntries(rows.map((row) => [row.task_id, [row.score, row.stop_reason ?? null, row.error_kind]]))
 
+/** `proctor eval` of the example tasks by `agent` in the local sandbox, into `runDir`. */
+const evalTasks = (agent: string, runDir: string, ...flags: ReadonlyArray<string>) =>
+  runCli(["eval", "--tasks", TASKS, "--agent", agent, "--sandbox", "local", ...flags, "--run-dir", runDir])
+
 describe("proctor eval --tasks", () => {
   it("the oracle scores 1.0 on every example task; the run's first line names the runtime", async () => {
     const runDir = join(tmp, "oracle")
-    const result = await runCli([
-      "eval",
-      "--tasks",
-      TASKS,
-      "--agent",
-      "oracle",
-      "--sandbox",
-      "local",
-      "--run-dir",
-      runDir,
-    ])
+    const result = await evalTasks("oracle", runDir)
     expect(result.stderr.split("\n")[0]).toBe(
       "sandbox: local — no isolation: the agent's commands run as this user on this machine",
     )
@@ -75,23 +69,16 @@ describe("proctor eval --tasks", () => {
 
   it("the builtin agent on the baseline model, through the interceptor: the expected mix", async () => {
     const runDir = join(tmp, "builtin")
-    const result = await runCli([
-      "eval",
-      "--tasks",
-      TASKS,
-      "--agent",
+    const result = await evalTasks(
       "builtin",
-      "--sandbox",
-      "local",
+      runDir,
       "--model",
       "baseline",
       "--inference-url",
       model.url,
       "--max-turns",
       "4",
-      "--run-dir",
-      runDir,
-    ])
+    )
     expect(result.code, result.stderr).toBe(0)
     expect(byTask(rowsOf(runDir))).toEqual({
       "find-the-secret": [0, "max_turns", null],
@@ -106,17 +93,7 @@ describe("proctor eval --tasks", () => {
 
   it("resumes an agent run: only the missing tasks run, each key once", async () => {
     const runDir = join(tmp, "resume")
-    const first = await runCli([
-      "eval",
-      "--tasks",
-      TASKS,
-      "--agent",
-      "oracle",
-      "--sandbox",
-      "local",
-      "--run-dir",
-      runDir,
-    ])
+    const first = await evalTasks("oracle", runDir)
     expect(first.code).toBe(0)
     const journal = join(runDir, "results.jsonl")
     const kept = readFileSync(journal, "utf8").split("\n").slice(0, 2)
@@ -135,17 +112,7 @@ describe("proctor eval --tasks", () => {
     expect(noTasks.stderr.trim()).toBe(
       `proctor eval: tasks: ${tmp} holds no task directory (a directory with a task.toml)`,
     )
-    const noAgent = await runCli([
-      "eval",
-      "--tasks",
-      TASKS,
-      "--agent",
-      "nobody",
-      "--sandbox",
-      "local",
-      "--run-dir",
-      join(tmp, "x"),
-    ])
+    const noAgent = await evalTasks("nobody", join(tmp, "x"))
     expect(noAgent.code).toBe(2)
     expect(noAgent.stderr.trim()).toBe('proctor eval: agent: expected one of oracle, builtin, got "nobody"')
   })

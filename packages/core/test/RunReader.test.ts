@@ -5,17 +5,20 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Chunk, Effect, Option, Stream } from "effect"
 import type { EvalResult } from "../src/result/EvalResult.js"
 import type { ModelCall } from "../src/result/ModelCall.js"
+import type { RolloutStep } from "../src/result/RolloutStep.js"
 import { encodeModelCalls } from "../src/store/ModelCallCodec.js"
 import {
   MODEL_CALLS_FILE,
   makeRunDirectoryStore,
   openJournal,
   RESULTS_FILE,
+  STEPS_FILE,
   SUMMARY_FILE,
 } from "../src/store/RunDirectory.js"
 import { openRunReader } from "../src/store/RunReader.js"
 import { testResult } from "./fixtures/evalResult.js"
 import { conversation } from "./fixtures/modelCall.js"
+import { testStep } from "./fixtures/rolloutStep.js"
 
 const dirs: Array<string> = []
 afterAll(() => {
@@ -30,6 +33,10 @@ const runDir = (results: ReadonlyArray<EvalResult>, calls: ReadonlyArray<ModelCa
   writeFileSync(join(dir, MODEL_CALLS_FILE), calls.map((c) => `${JSON.stringify(c)}\n`).join(""))
   return dir
 }
+
+/** A step of seed `seed`'s first try, as a line of steps.jsonl. */
+const stepLine = (seed: number, index: number, over: Partial<RolloutStep>): string =>
+  `${JSON.stringify(testStep(seed, index, "note", over))}\n`
 
 const allResults = (reader: { results: (from?: number) => Stream.Stream<EvalResult, unknown> }, from?: number) =>
   Effect.map(Stream.runCollect(reader.results(from)), Chunk.toArray)
@@ -99,6 +106,31 @@ describe("RunReader", () => {
       expect(rollout.result.score).toBe(0.5)
       expect(rollout.calls).toEqual([call])
       expect((yield* allResults(reader)).map((r) => r.seed)).toEqual([0, 1])
+    }),
+  )
+
+  it.effect("follows steps still being written: a line is read once it has ended, a line cut by a crash left out", () =>
+    Effect.gen(function* () {
+      const dir = runDir([])
+      const reader = yield* openRunReader(dir)
+      expect(yield* reader.steps(0, 0)).toEqual([])
+      const path = join(dir, STEPS_FILE)
+      appendFileSync(path, stepLine(0, 0, { text: "start" }))
+      const half = stepLine(0, 1, { kind: "command", command: "make", exit_code: 0, stdout: "x".repeat(3000) })
+      appendFileSync(path, half.slice(0, 1000))
+      yield* reader.refresh()
+      expect((yield* reader.steps(0, 0)).map((s) => s.index)).toEqual([0])
+      expect(reader.stepTotal()).toBe(1)
+      appendFileSync(path, half.slice(1000))
+      yield* reader.refresh()
+      expect((yield* reader.steps(0, 0)).map((s) => s.index)).toEqual([0, 1])
+      // A line that is not a step (cut by a crash, alone or with the next session's first step glued to it) is left
+      // out; the next lines still count.
+      const glued = `{"seed":0,"attempt":0,"kind":"no${stepLine(0, 9, { text: "lost" })}`
+      appendFileSync(path, `{"seed":0,"att\n${glued}${stepLine(0, 2, { text: "end" })}`)
+      yield* reader.refresh()
+      expect((yield* reader.steps(0, 0)).map((s) => s.text ?? s.command)).toEqual(["start", "make", "end"])
+      expect(reader.stepTotal()).toBe(3)
     }),
   )
 

@@ -96,6 +96,12 @@ const tempDirRuntime = (root: string) => {
   }
 }
 
+/** `evaluate`'s sandbox option: the test runtime's sandboxes, of an image it ignores. */
+const sandboxOf = (sandboxes: ReturnType<typeof tempDirRuntime>, image = "x") => ({
+  runtime: sandboxes.runtime,
+  spec: () => ({ image: { _tag: "Named" as const, name: image } }),
+})
+
 describe("evaluate() with multi-step solvers (agents)", () => {
   it("an async generator: steps stored in order as they happen, the first result ends it, the generator is closed", async () => {
     const runDir = join(freshDir(), "run")
@@ -208,7 +214,7 @@ describe("evaluate() with multi-step solvers (agents)", () => {
       teardown: (shared) => {
         lifecycle.push(`teardown ${shared.greeting}`)
       },
-      sandbox: { runtime: sandboxes.runtime, spec: () => ({ image: { _tag: "Named", name: "busybox" } }) },
+      sandbox: sandboxOf(sandboxes, "busybox"),
       solve: async function* (task, ctx) {
         const run = await ctx.sandbox.exec(`printf %s ${ctx.shared.greeting} > ${task.file} && cat ${task.file}`)
         yield { kind: "command", command: "write", exit_code: run.exitCode, stdout: run.stdout }
@@ -234,35 +240,26 @@ describe("evaluate() with multi-step solvers (agents)", () => {
     const sandboxes = tempDirRuntime(root)
     sandboxes.failNextStarts(1)
     let solved = 0
-    const outcome = await evaluate({
-      name: "flaky-sandbox",
-      tasks: [{ id: "t" }],
-      runDir: join(root, "run"),
-      maxRetries: 2,
-      sandbox: { runtime: sandboxes.runtime, spec: () => ({ image: { _tag: "Named", name: "x" } }) },
-      solve: async function* () {
-        solved++
-        yield { kind: "note", text: "started" }
-        return { score: 1 }
-      },
-    })
+    const evaluateIn = (name: string, runDir: string, maxRetries: number) =>
+      evaluate({
+        name,
+        tasks: [{ id: "t" }],
+        runDir,
+        maxRetries,
+        sandbox: sandboxOf(sandboxes),
+        solve: async function* () {
+          solved++
+          yield { kind: "note", text: "started" }
+          return { score: 1 }
+        },
+      })
+    const outcome = await evaluateIn("flaky-sandbox", join(root, "run"), 2)
     expect(solved).toBe(1)
     expect(outcome.summary.metrics.mean_score).toBe(1)
     expect(resultsIn(join(root, "run"))[0]).toMatchObject({ retries: 1, score: 1 })
 
     sandboxes.failNextStarts(10)
-    const failed = await evaluate({
-      name: "dead-sandbox",
-      tasks: [{ id: "t" }],
-      runDir: join(root, "run2"),
-      maxRetries: 1,
-      sandbox: { runtime: sandboxes.runtime, spec: () => ({ image: { _tag: "Named", name: "x" } }) },
-      solve: async function* () {
-        solved++
-        yield { kind: "note", text: "started" }
-        return { score: 1 }
-      },
-    })
+    const failed = await evaluateIn("dead-sandbox", join(root, "run2"), 1)
     expect(solved).toBe(1)
     expect(failed.summary.errors_by_kind).toEqual({ sandbox: 1 })
     expect(failed.summary.metrics.count).toBe(0)
@@ -278,7 +275,7 @@ describe("evaluate() with multi-step solvers (agents)", () => {
       tasks: [{ id: "t" }],
       runDir: join(root, "run"),
       maxRetries: 1,
-      sandbox: { runtime: sandboxes.runtime, spec: () => ({ image: { _tag: "Named", name: "x" } }) },
+      sandbox: sandboxOf(sandboxes),
       solve: async function* () {
         tries++
         yield { kind: "note", text: "working" }
@@ -386,10 +383,27 @@ const fixedUsageModel = async () => {
   return { url: `http://127.0.0.1:${port}/v1`, close: () => new Promise((resolve) => server.close(resolve)) }
 }
 
+/** Runs `test` with a fixed-usage model up, closing it after. */
+const withFixedUsageModel = async (test: (model: { readonly url: string }) => Promise<void>) => {
+  const model = await fixedUsageModel()
+  try {
+    await test(model)
+  } finally {
+    await model.close()
+  }
+}
+
+/** One chat completion through the interceptor at `inferenceUrl`. */
+const chatCompletion = (inferenceUrl: string) =>
+  fetch(`${inferenceUrl}/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "go" }] }),
+  })
+
 describe("token and cost budgets, enforced by the interceptor", () => {
   it("the call after the budget is spent gets a 400 proctor_limit error; the rollout ends with stop_reason max_tokens", async () => {
-    const model = await fixedUsageModel()
-    try {
+    await withFixedUsageModel(async (model) => {
       const runDir = join(freshDir(), "run")
       const answers: Array<{ status: number; body: unknown; reached: string | null }> = []
       await evaluate({
@@ -401,11 +415,7 @@ describe("token and cost budgets, enforced by the interceptor", () => {
         model: { baseUrl: model.url, provider: "local" },
         solve: async function* (_task, ctx) {
           for (let turn = 0; turn < 5; turn++) {
-            const response = await fetch(`${ctx.inferenceUrl}/chat/completions`, {
-              method: "POST",
-              headers: { "content-type": "application/json" },
-              body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "go" }] }),
-            })
+            const response = await chatCompletion(ctx.inferenceUrl)
             answers.push({ status: response.status, body: await response.json(), reached: ctx.limits!.reached() })
             if (!response.ok) break
             yield { kind: "model", text: "ok", tokens: 60 }
@@ -423,14 +433,11 @@ describe("token and cost budgets, enforced by the interceptor", () => {
         error: { type: "proctor_limit", code: "max_tokens", message: expect.stringContaining("120 of max_tokens 100") },
       })
       expect(resultsIn(runDir)[0]).toMatchObject({ status: "ok", stop_reason: "max_tokens", tokens: 120, retries: 0 })
-    } finally {
-      await model.close()
-    }
+    })
   })
 
   it("an agent behind the interceptor with no limits set still ends with a stop reason; per-task limits apply", async () => {
-    const model = await fixedUsageModel()
-    try {
+    await withFixedUsageModel(async (model) => {
       const runDir = join(freshDir(), "run")
       await evaluate({
         name: "no-limits",
@@ -440,11 +447,7 @@ describe("token and cost budgets, enforced by the interceptor", () => {
         solve: async function* (task: { id: string; maxTurns?: number }, ctx) {
           if (task.maxTurns !== undefined) ctx.limits!.override({ maxTurns: task.maxTurns })
           for (let turn = 0; turn < 2; turn++) {
-            await fetch(`${ctx.inferenceUrl}/chat/completions`, {
-              method: "POST",
-              headers: { "content-type": "application/json" },
-              body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "go" }] }),
-            }).then((response) => response.json())
+            await chatCompletion(ctx.inferenceUrl).then((response) => response.json())
             yield { kind: "model", text: "ok" }
           }
           return { score: 1 }
@@ -457,14 +460,11 @@ describe("token and cost budgets, enforced by the interceptor", () => {
         tokens: 120,
       })
       expect(results.find((r) => r.task_id === "tight")).toMatchObject({ stop_reason: "max_turns", turns: 1 })
-    } finally {
-      await model.close()
-    }
+    })
   })
 
   it("an agent whose first call is refused (budget spent by a cost limit) is graded with max_cost, in Anthropic's error shape", async () => {
-    const model = await fixedUsageModel()
-    try {
+    await withFixedUsageModel(async (model) => {
       const runDir = join(freshDir(), "run")
       const bodies: Array<unknown> = []
       await evaluate({
@@ -492,8 +492,6 @@ describe("token and cost budgets, enforced by the interceptor", () => {
       expect(bodies).toHaveLength(2)
       expect(bodies[1]).toMatchObject({ type: "error", error: { type: "proctor_limit", code: "max_cost" } })
       expect(resultsIn(runDir)[0]).toMatchObject({ status: "ok", score: 0, stop_reason: "max_cost", retries: 0 })
-    } finally {
-      await model.close()
-    }
+    })
   })
 })

@@ -45,6 +45,14 @@ const run = (solver: SolverService, runConfig: EvalRunConfig) => {
 
 const modelStep = (text: string): Step => ({ _tag: "Step", index: 0, record: { kind: "model", text } })
 
+/** A solver that enforces its own timeout and follows the rollout's limits, as an agent does. */
+const agentSolver = (name: string, solve: SolverService["solve"]): SolverService => ({
+  name,
+  enforcesTimeout: true,
+  usesLimits: true,
+  solve,
+})
+
 describe("agent limits, enforced by the runner (TestClock)", () => {
   it.effect(
     "a turn past max_turns reaches the limit; an agent that goes on is stopped after the grace, scored 0, not retried",
@@ -102,20 +110,16 @@ describe("agent limits, enforced by the runner (TestClock)", () => {
   it.effect("agent time excludes paused time (sandbox start-up); out of time is max_time, graded, never retried", () =>
     Effect.gen(function* () {
       let tries = 0
-      const solver: SolverService = {
-        name: "slow",
-        enforcesTimeout: true,
-        usesLimits: true,
-        solve: (task) =>
-          Effect.gen(function* () {
-            tries++
-            task.limits!.pause()
-            yield* Effect.sleep("30 seconds") // the sandbox starting: not the agent's time
-            task.limits!.resume()
-            yield* Effect.never
-            return testFinal(1)
-          }),
-      }
+      const solver = agentSolver("slow", (task) =>
+        Effect.gen(function* () {
+          tries++
+          task.limits!.pause()
+          yield* Effect.sleep("30 seconds") // the sandbox starting: not the agent's time
+          task.limits!.resume()
+          yield* Effect.never
+          return testFinal(1)
+        }),
+      )
       const { store, program } = run(solver, config({ agent_timeout_s: 5 }))
       const fiber = yield* Effect.fork(program)
       yield* TestClock.adjust("34 seconds")
@@ -130,19 +134,15 @@ describe("agent limits, enforced by the runner (TestClock)", () => {
 
   it.effect("an agent that starts grading when its time is up is not cut off; grading has its own timeout", () =>
     Effect.gen(function* () {
-      const solver: SolverService = {
-        name: "grader",
-        enforcesTimeout: true,
-        usesLimits: true,
-        solve: (task) =>
-          Effect.gen(function* () {
-            yield* Effect.sleep("5 seconds")
-            expect(task.limits!.reached()).toBe("max_time")
-            task.limits!.startGrading()
-            yield* Effect.sleep("20 seconds") // grading, longer than the grace
-            return testFinal(1)
-          }),
-      }
+      const solver = agentSolver("grader", (task) =>
+        Effect.gen(function* () {
+          yield* Effect.sleep("5 seconds")
+          expect(task.limits!.reached()).toBe("max_time")
+          task.limits!.startGrading()
+          yield* Effect.sleep("20 seconds") // grading, longer than the grace
+          return testFinal(1)
+        }),
+      )
       const { store, program } = run(solver, config({ agent_timeout_s: 5, verifier_timeout_s: 60 }))
       const fiber = yield* Effect.fork(program)
       yield* TestClock.adjust("25 seconds")
@@ -154,17 +154,13 @@ describe("agent limits, enforced by the runner (TestClock)", () => {
   it.effect("grading past verifier_timeout is an error of kind verifier, not retried", () =>
     Effect.gen(function* () {
       let tries = 0
-      const solver: SolverService = {
-        name: "stuck-grader",
-        enforcesTimeout: true,
-        usesLimits: true,
-        solve: (task) =>
-          Effect.gen(function* () {
-            tries++
-            task.limits!.startGrading()
-            return yield* Effect.never
-          }),
-      }
+      const solver = agentSolver("stuck-grader", (task) =>
+        Effect.gen(function* () {
+          tries++
+          task.limits!.startGrading()
+          return yield* Effect.never
+        }),
+      )
       const { store, program } = run(solver, config({ verifier_timeout_s: 7 }))
       const fiber = yield* Effect.fork(program)
       yield* TestClock.adjust("7 seconds")
@@ -187,16 +183,12 @@ describe("agent limits, enforced by the runner (TestClock)", () => {
     "an agent that fails after reaching a limit (its client threw on the refused call) is graded, not an error",
     () =>
       Effect.gen(function* () {
-        const solver: SolverService = {
-          name: "thrower",
-          enforcesTimeout: true,
-          usesLimits: true,
-          solve: (task) =>
-            Effect.suspend(() => {
-              task.limits!.reach("max_tokens")
-              return Effect.fail(new SolverError({ reason: "Failed", retryable: false, message: "400 proctor_limit" }))
-            }),
-        }
+        const solver = agentSolver("thrower", (task) =>
+          Effect.suspend(() => {
+            task.limits!.reach("max_tokens")
+            return Effect.fail(new SolverError({ reason: "Failed", retryable: false, message: "400 proctor_limit" }))
+          }),
+        )
         const { store, program } = run(solver, config())
         yield* program
         expect(store.results[0]).toMatchObject({ status: "ok", score: 0, stop_reason: "max_tokens", retries: 0 })
@@ -206,16 +198,12 @@ describe("agent limits, enforced by the runner (TestClock)", () => {
   it.effect("a SandboxError is a retried system error of kind sandbox, never scored; Unavailable is not retried", () =>
     Effect.gen(function* () {
       let tries = 0
-      const dies: SolverService = {
-        name: "dies",
-        enforcesTimeout: true,
-        usesLimits: true,
-        solve: () =>
-          Effect.suspend(() => {
-            tries++
-            return Effect.fail(new SandboxError({ reason: "Died", message: "container killed" }))
-          }),
-      }
+      const dies = agentSolver("dies", () =>
+        Effect.suspend(() => {
+          tries++
+          return Effect.fail(new SandboxError({ reason: "Died", message: "container killed" }))
+        }),
+      )
       const died = run(dies, config({ max_retries: 2 }))
       const fiber = yield* Effect.fork(died.program)
       yield* TestClock.adjust("10 minutes")
@@ -245,17 +233,13 @@ describe("agent limits, enforced by the runner (TestClock)", () => {
   it.effect("a sandbox that dies, then works on retry: the rollout is scored once, from the try that worked", () =>
     Effect.gen(function* () {
       let tries = 0
-      const solver: SolverService = {
-        name: "flaky",
-        enforcesTimeout: true,
-        usesLimits: true,
-        solve: () =>
-          Effect.suspend(() =>
-            ++tries === 1
-              ? Effect.fail(new SandboxError({ reason: "StartFailed", message: "would not start" }))
-              : Effect.succeed(testFinal(1)),
-          ),
-      }
+      const solver = agentSolver("flaky", () =>
+        Effect.suspend(() =>
+          ++tries === 1
+            ? Effect.fail(new SandboxError({ reason: "StartFailed", message: "would not start" }))
+            : Effect.succeed(testFinal(1)),
+        ),
+      )
       const { store, program } = run(solver, config())
       const fiber = yield* Effect.fork(program)
       yield* TestClock.adjust("10 minutes")

@@ -24,7 +24,6 @@ import { compareResults, comparisonThreshold } from "./compare.js"
 import { ReportWriteError } from "./ReportWriteError.js"
 import { runIdOf, summaryPlanOf } from "./runSummary.js"
 import { RunningSummary } from "./viewer/internal/RunningSummary.js"
-import { openStepsReader } from "./viewer/stepsReader.js"
 
 /** Transcripts embedded at most, by default: a 50 MB file still opens in a browser in a few seconds. */
 export const DEFAULT_TRANSCRIPT_BUDGET_BYTES = 50 * 1024 * 1024
@@ -103,10 +102,9 @@ const scanRun = (index: number, run: HtmlReportRun, keepResults: boolean) =>
     const rows: Array<RolloutRow> = []
     const candidates: Array<Candidate> = []
     const results: Array<EvalResult> = []
-    const steps = openStepsReader(reader.dir)
     yield* Stream.runForEach(reader.results(), (result) =>
       Effect.map(
-        Effect.zip(reader.rollout(result.seed, result.attempt), steps.steps(result.seed, result.attempt)),
+        Effect.zip(reader.rollout(result.seed, result.attempt), reader.steps(result.seed, result.attempt)),
         ([record, timeline]) => {
           const calls = Option.match(record, { onNone: () => [], onSome: (r) => r.calls })
           const row = rolloutRow(result, calls.length, passThreshold)
@@ -199,12 +197,11 @@ export const writeHtmlReport = (
         ...(comparison === undefined ? {} : { comparison }),
       }
       yield* write(`${before}${embeddedDataTag(head)}`)
-      const stepsOf = options.runs.map((run) => openStepsReader(run.reader.dir))
       for (const { run, seed, attempt } of chosen) {
         const reader = options.runs[run]!.reader
         const record = yield* reader.rollout(seed, attempt)
         if (Option.isSome(record)) {
-          const steps = yield* stepsOf[run]!.steps(seed, attempt)
+          const steps = yield* reader.steps(seed, attempt)
           yield* write(embeddedRolloutTag(rolloutKey(run, seed, attempt), detailOf(reader, record.value, steps)))
         }
       }

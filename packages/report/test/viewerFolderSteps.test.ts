@@ -1,15 +1,13 @@
-import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import type { RolloutStep } from "@proctor/core"
 import type { RolloutSteps, RowsPage, RunHead } from "@proctor/viewer/api"
 import { Deferred, Effect, Exit } from "effect"
 import { testResult as result } from "../../core/test/fixtures/evalResult.js"
 import { LiveRunState } from "../src/viewer/LiveRunState.js"
 import { liveRunDirectoryRun, openRunDirectoryRun } from "../src/viewer/runDirectoryRun.js"
 import { runDirectoriesAt } from "../src/viewer/runsFolder.js"
-import { openStepsReader, STEPS_FILE } from "../src/viewer/stepsReader.js"
 import { makeViewerApi } from "../src/viewer/ViewerApi.js"
 import { freshDir, testStep, writeRun } from "./viewerRunFixture.js"
 
@@ -78,28 +76,6 @@ describe("a run's steps", () => {
       expect(stepsOf(yield* api.get("runs/0/rollouts/1/0/steps", {}))).toEqual([[1, 0, "note"]])
       // A rollout without steps (a one-shot one, or none at all) has an empty timeline, not an error.
       expect(yield* api.get("runs/0/rollouts/5/0/steps", {})).toEqual({ steps: [] })
-    }),
-  )
-
-  it.effect("follow a file still being written: a line is read once it has ended", () =>
-    Effect.gen(function* () {
-      const dir = freshDir()
-      mkdirSync(dir, { recursive: true })
-      const reader = openStepsReader(dir)
-      expect(yield* reader.steps(0, 0)).toEqual([])
-      const path = join(dir, STEPS_FILE)
-      const line = (step: RolloutStep) => `${JSON.stringify(step)}\n`
-      appendFileSync(path, line(testStep(0, 0, "note", { text: "start" })))
-      const half = line(testStep(0, 1, "command", { command: "make", exit_code: 0, stdout: "x".repeat(3000) }))
-      appendFileSync(path, half.slice(0, 1000))
-      expect((yield* reader.steps(0, 0)).map((s) => s.index)).toEqual([0])
-      appendFileSync(path, half.slice(1000))
-      expect((yield* reader.steps(0, 0)).map((s) => s.index)).toEqual([0, 1])
-      // A line that is not a step (cut by a crash, alone or with the next session's first step glued to it) is left
-      // out; the next lines still count.
-      const glued = `{"seed":0,"attempt":0,"kind":"no${line(testStep(0, 9, "note", { text: "lost" }))}`
-      appendFileSync(path, `{"seed":0,"att\n${glued}${line(testStep(0, 2, "note", { text: "end" }))}`)
-      expect((yield* reader.steps(0, 0)).map((s) => s.text ?? s.command)).toEqual(["start", "make", "end"])
     }),
   )
 

@@ -11,6 +11,7 @@ import {
   type ResultStoreService,
   type RolloutStep,
   type RunSummary,
+  STEPS_FILE,
 } from "@proctor/core"
 import { Effect } from "effect"
 import { testRunConfig } from "../../core/test/fixtures/runConfig.js"
@@ -64,23 +65,7 @@ export interface RunOptions {
   readonly createdAt?: string
 }
 
-/** A step of rollout `seed`/`attempt` for tests: the first try's step `index`, `kind` and what `over` says. */
-export const testStep = (
-  seed: number,
-  index: number,
-  kind: RolloutStep["kind"],
-  over: Partial<RolloutStep> = {},
-): RolloutStep => ({
-  rollout_id: `rollout-${seed}`,
-  seed,
-  attempt: 0,
-  retry: 0,
-  index,
-  at: new Date(Date.UTC(2025, 0, 1, 0, 0, index)).toISOString(),
-  elapsed_ms: index * 1000,
-  kind,
-  ...over,
-})
+export { testStep } from "../../core/test/fixtures/rolloutStep.js"
 
 /** A run directory written by core's own writer, as `proctor eval` writes one. */
 export const writeRun = (dir: string, seeds: ReadonlyArray<number>, attempts = 1, options: RunOptions = {}) =>
@@ -103,6 +88,6 @@ export const writeRun = (dir: string, seeds: ReadonlyArray<number>, attempts = 1
         ).pipe(Effect.orDie),
       finish: (summary) => Effect.orDie(store.saveSummary(summary)),
       step: (...steps) =>
-        appendFileSync(join(dir, "steps.jsonl"), steps.map((step) => `${JSON.stringify(step)}\n`).join("")),
+        appendFileSync(join(dir, STEPS_FILE), steps.map((step) => `${JSON.stringify(step)}\n`).join("")),
     } satisfies RunWriter
   }).pipe(Effect.orDie)

@@ -1,5 +1,6 @@
 import { SandboxError, SandboxRuntime, type SandboxRuntimeService, type SandboxSpec } from "@proctor/core"
 import { Effect, Layer, type Scope } from "effect"
+import { causeMessage } from "./internal/causeMessage.js"
 import { DockerApi } from "./internal/DockerApi.js"
 import { dockerCall } from "./internal/dockerErrors.js"
 import { makeDockerImages } from "./internal/dockerImages.js"
@@ -27,9 +28,7 @@ const make = (options: DockerRuntimeOptions = {}): Effect.Effect<SandboxRuntimeS
       catch: (cause) =>
         new SandboxError({
           reason: "Unavailable",
-          message: `no Docker daemon answers at ${socketPath} (start dockerd, or choose --sandbox bwrap): ${
-            cause instanceof Error ? cause.message : String(cause)
-          }`,
+          message: `no Docker daemon answers at ${socketPath} (start dockerd, or choose --sandbox bwrap): ${causeMessage(cause)}`,
           cause,
         }),
     })

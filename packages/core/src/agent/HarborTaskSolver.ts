@@ -5,6 +5,7 @@ import type { StopReason } from "../result/RolloutStep.js"
 import { SandboxError, type SandboxImage, type SandboxRuntimeService } from "../sandbox/Sandbox.js"
 import {
   type FinalResult,
+  finalOfScore,
   type RolloutTask,
   Solver,
   SolverError,
@@ -194,15 +195,8 @@ export const makeHarborTaskSolver = (options: HarborTaskSolverOptions): SolverSe
           )
         }
         yield* emit({ kind: "note", text: `reward ${reward.reward}` })
-        return {
-          _tag: "Final",
-          score: reward.reward,
-          reward_mean: null,
-          outcome_score: null,
-          events_score: null,
+        return finalOfScore(reward.reward, {
           verifier_score: reward.reward,
-          tokens: null,
-          cost_usd: null,
           stop_reason: outcome.stop_reason,
           turns: outcome.turns,
           messages: outcome.messages,
@@ -212,7 +206,7 @@ export const makeHarborTaskSolver = (options: HarborTaskSolverOptions): SolverSe
             rewards: reward.rewards,
             verifier_exit_code: verified.exitCode,
           },
-        } satisfies FinalResult
+        })
       }),
     )
 

@@ -65,6 +65,22 @@ export interface FinalResult extends RolloutOutcome {
   readonly messages?: number
 }
 
+/**
+ * A final result that is a bare score: none of a task app's reward breakdown, tokens or cost; `over` adds or replaces
+ * fields (details, an agent's stop reason, a verifier's score).
+ */
+export const finalOfScore = (score: number, over: Omit<Partial<FinalResult>, "_tag" | "score"> = {}): FinalResult => ({
+  _tag: "Final",
+  score,
+  reward_mean: null,
+  outcome_score: null,
+  events_score: null,
+  verifier_score: null,
+  tokens: null,
+  cost_usd: null,
+  ...over,
+})
+
 /** A failure inside an in-process solver. `retryable` marks system errors (nanoeval's rule). */
 export class SolverError extends Schema.TaggedError<SolverError>()("SolverError", {
   /** `Verifier`: the task's tests left no reward or ran past their time (not retried). */

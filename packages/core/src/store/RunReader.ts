@@ -43,6 +43,8 @@ export interface RunReader {
   readonly callCount: (seed: number, attempt: number) => number
   /** How many steps the index holds for a key, every try's and session's (0 if none), without reading them. */
   readonly stepCount: (seed: number, attempt: number) => number
+  /** How many steps the index holds, every rollout's: it grows as a run still acting appends steps. */
+  readonly stepTotal: () => number
   /**
    * A rollout's steps in the order they happened (every try's; `retry` tells them apart), read by byte offset: those
    * of the rollout that holds the key's result, or, while it has none (a rollout still running), of the latest
@@ -329,6 +331,7 @@ const makeRunReader = (dir: string, manifest: RunDirectoryManifest | null): RunR
       const slot = index.keys.get(keyOf(seed, attempt))
       return slot === undefined ? 0 : index.steps.lines(slot)
     },
+    stepTotal: () => index.steps.total,
     steps: (seed, attempt) =>
       Effect.try({
         try: () => {

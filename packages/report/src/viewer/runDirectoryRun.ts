@@ -6,7 +6,6 @@ import { progressOfSummary, RunningSummary } from "./internal/RunningSummary.js"
 import { yieldToEventLoop } from "./internal/yieldToEventLoop.js"
 
 import type { LiveRunState } from "./LiveRunState.js"
-import { openStepsReader, type ReadRolloutSteps, type StepsReader } from "./stepsReader.js"
 import { ViewerError } from "./ViewerError.js"
 import type { ViewerRun } from "./ViewerRun.js"
 
@@ -19,8 +18,6 @@ interface Source {
   /** Brings the reader up to date before it is read (a live eval's); a followed directory is refreshed by its poll. */
   readonly refreshBeforeRead: boolean
   readonly live: LiveRunState | null
-  /** The run's steps by rollout; null while the run has no directory yet. */
-  readonly steps: () => ReadRolloutSteps | null
   readonly watch: (onChange: () => void) => () => void
 }
 
@@ -112,7 +109,9 @@ const makeRun = (source: Source): ViewerRun => {
               ),
       ),
     steps: (seed, attempt) =>
-      Effect.suspend(() => source.steps()?.(seed, attempt) ?? Effect.succeed([])).pipe(Effect.mapError(unavailable)),
+      Effect.flatMap(current, (reader) =>
+        reader === null ? Effect.succeed([]) : Effect.mapError(reader.steps(seed, attempt), unavailable),
+      ),
     live: Effect.sync(() => source.live?.view() ?? null),
     results: Stream.unwrap(
       Effect.map(current, (reader) =>
@@ -134,24 +133,25 @@ export const openRunDirectoryRun = (
 ): Effect.Effect<ViewerRun, StoreError, Scope.Scope> =>
   Effect.gen(function* () {
     const reader = yield* openRunReader(dir)
-    const steps = openStepsReader(dir)
     const watchers = new Set<() => void>()
     const run = makeRun({
       name: options.name ?? basename(dir),
       reader: () => Effect.succeed(reader),
       refreshBeforeRead: false,
       live: null,
-      steps: () => steps.steps,
       watch: (onChange) => {
         watchers.add(onChange)
         return () => watchers.delete(onChange)
       },
     })
     const poll = Effect.gen(function* () {
-      const before = { count: reader.count(), summarized: reader.summary() !== null }
+      const before = { count: reader.count(), steps: reader.stepTotal(), summarized: reader.summary() !== null }
       yield* reader.refresh()
-      const stepped = yield* steps.refresh()
-      if (stepped || reader.count() !== before.count || (reader.summary() !== null) !== before.summarized) {
+      if (
+        reader.count() !== before.count ||
+        reader.stepTotal() !== before.steps ||
+        (reader.summary() !== null) !== before.summarized
+      ) {
         for (const watcher of watchers) watcher()
       }
     }).pipe(Effect.catchAll((error) => Effect.logWarning(`cannot follow ${dir}: ${error.message}`)))
@@ -165,7 +165,6 @@ export const openRunDirectoryRun = (
  */
 export const liveRunDirectoryRun = (live: LiveRunState, name: string): ViewerRun => {
   let reader: RunReader | null = null
-  let steps: StepsReader | null = null
   return makeRun({
     name,
     reader: () =>
@@ -177,10 +176,6 @@ export const liveRunDirectoryRun = (live: LiveRunState, name: string): ViewerRun
           }),
     refreshBeforeRead: true,
     live,
-    steps: () => {
-      if (steps === null && live.runDir !== null) steps = openStepsReader(live.runDir)
-      return steps?.steps ?? null
-    },
     watch: (onChange) => live.watch(onChange),
   })
 }

@@ -13,9 +13,10 @@ import {
 } from "@proctor/core"
 import { Effect } from "effect"
 import { type BwrapRecord, destroySandbox, sandboxDir, writeRecord } from "./bwrapRegistry.js"
+import { CommandOutput } from "./CommandOutput.js"
+import { causeMessage } from "./causeMessage.js"
 import { createSandboxCgroups } from "./cgroups.js"
 import { startInterceptorRelay } from "./interceptorRelay.js"
-import { DEFAULT_MAX_OUTPUT_BYTES, OutputCollector } from "./OutputCollector.js"
 import { killProcessTree, processAlive, processStartTime } from "./processTree.js"
 import { absoluteIn, argvOf, type EffectiveLimits, effectiveLimits, newSandboxId } from "./sandboxPaths.js"
 
@@ -80,7 +81,7 @@ export const openBwrapSandbox = (config: BwrapConfig, spec: SandboxSpec) =>
         catch: (cause) =>
           new SandboxError({
             reason: "StartFailed",
-            message: `bubblewrap would not start: ${cause instanceof Error ? cause.message : String(cause)}`,
+            message: `bubblewrap would not start: ${causeMessage(cause)}`,
             cause,
           }),
       }),
@@ -233,7 +234,7 @@ const makeBwrapHandle = (
             alive()
               ? new SandboxError({
                   reason: "CopyFailed",
-                  message: `${what}: ${cause instanceof Error ? cause.message : String(cause)}`,
+                  message: `${what}: ${causeMessage(cause)}`,
                   cause,
                 })
               : died(what),
@@ -281,10 +282,7 @@ const makeBwrapHandle = (
  */
 const runProcess = (argv: ReadonlyArray<string>, env: Record<string, string>, options: ExecOptions) =>
   Effect.async<ExecResult, SandboxError>((resume) => {
-    const started = performance.now()
-    const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES
-    const stdout = new OutputCollector(maxBytes)
-    const stderr = new OutputCollector(maxBytes)
+    const output = new CommandOutput(options)
     const child = spawn(argv[0] as string, argv.slice(1), { stdio: ["pipe", "pipe", "pipe"], env })
     let settled = false
     let timedOut = false
@@ -296,15 +294,7 @@ const runProcess = (argv: ReadonlyArray<string>, env: Record<string, string>, op
       if (drain !== undefined) clearTimeout(drain)
       resume(outcome)
     }
-    const result = (exitCode: number): ExecResult => ({
-      exitCode,
-      stdout: stdout.text(),
-      stderr: stderr.text(),
-      stdoutTruncated: stdout.truncated,
-      stderrTruncated: stderr.truncated,
-      timedOut,
-      durationMs: performance.now() - started,
-    })
+    const result = (exitCode: number) => output.result(exitCode, timedOut)
     const timer =
       options.timeoutMs === undefined
         ? undefined
@@ -314,8 +304,8 @@ const runProcess = (argv: ReadonlyArray<string>, env: Record<string, string>, op
             // Orphans the command left may still hold its output open: the result does not wait for them.
             settle(Effect.succeed(result(137)))
           }, options.timeoutMs)
-    child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk))
-    child.stderr.on("data", (chunk: Buffer) => stderr.push(chunk))
+    child.stdout.on("data", (chunk: Buffer) => output.stdout.push(chunk))
+    child.stderr.on("data", (chunk: Buffer) => output.stderr.push(chunk))
     child.stdin.on("error", () => {})
     child.stdin.end(options.stdin === undefined ? undefined : Buffer.from(options.stdin))
     child.once("error", (cause) =>

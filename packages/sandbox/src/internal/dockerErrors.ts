@@ -1,5 +1,6 @@
 import { SandboxError } from "@proctor/core"
 import { Effect } from "effect"
+import { causeMessage } from "./causeMessage.js"
 import { DockerApiError } from "./DockerApi.js"
 
 type Reason = "BuildFailed" | "StartFailed" | "ExecFailed" | "CopyFailed"
@@ -10,12 +11,10 @@ export const containerGone = (cause: unknown): boolean =>
   ((cause.status === 404 && /no such container/i.test(cause.message)) ||
     (cause.status === 409 && /is not running|is paused|removal .*in progress|is restarting/i.test(cause.message)))
 
-const describe = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
-
 export const sandboxError = (reason: Reason, what: string) => (cause: unknown) =>
   containerGone(cause)
-    ? new SandboxError({ reason: "Died", message: `the container died (${what}): ${describe(cause)}`, cause })
-    : new SandboxError({ reason, message: `${what}: ${describe(cause)}`, cause })
+    ? new SandboxError({ reason: "Died", message: `the container died (${what}): ${causeMessage(cause)}`, cause })
+    : new SandboxError({ reason, message: `${what}: ${causeMessage(cause)}`, cause })
 
 /** A daemon call as an Effect, interruptible through its abort signal, failing with a `SandboxError`. */
 export const dockerCall = <A>(reason: Reason, what: string, call: (signal: AbortSignal) => Promise<A>) =>

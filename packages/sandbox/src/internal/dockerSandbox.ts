@@ -4,18 +4,17 @@ import { basename, dirname, join } from "node:path"
 import type { Readable } from "node:stream"
 import {
   type ExecOptions,
-  type ExecResult,
   type SandboxCommand,
   SandboxError,
   type SandboxHandle,
   type SandboxSpec,
 } from "@proctor/core"
 import { Effect } from "effect"
+import { CommandOutput } from "./CommandOutput.js"
 import { type DockerApi, DockerApiError } from "./DockerApi.js"
 import { containerGone, dockerCall, sandboxError } from "./dockerErrors.js"
 import { DockerFrameReader } from "./dockerFrames.js"
 import { startInterceptorRelay } from "./interceptorRelay.js"
-import { DEFAULT_MAX_OUTPUT_BYTES, OutputCollector } from "./OutputCollector.js"
 import { killProcessTree } from "./processTree.js"
 import { absoluteIn, argvOf, effectiveLimits } from "./sandboxPaths.js"
 import { firstFileOfTar, packHostPath, tarOf, unpackInto } from "./tar.js"
@@ -128,7 +127,7 @@ const makeDockerHandle = (docker: DockerApi, id: string, workdir: string): Sandb
     )
 
   const exec = Effect.fn("DockerSandbox.exec")(function* (command: SandboxCommand, options: ExecOptions = {}) {
-    const started = performance.now()
+    const output = new CommandOutput(options)
     const argv = argvOf(command)
     const execId = yield* dockerCall("ExecFailed", `creating exec of ${argv[0]}`, (signal) =>
       docker
@@ -148,23 +147,11 @@ const makeDockerHandle = (docker: DockerApi, id: string, workdir: string): Sandb
         )
         .then((created) => created.Id),
     )
-    const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES
-    const stdout = new OutputCollector(maxBytes)
-    const stderr = new OutputCollector(maxBytes)
-    const timedOut = yield* streamExec(docker, execId, new DockerFrameReader(stdout, stderr), options)
+    const timedOut = yield* streamExec(docker, execId, new DockerFrameReader(output.stdout, output.stderr), options)
     const exitCode = timedOut ? 137 : yield* execExitCode(docker, execId)
     // Killed by a signal: the command alone (an OOM kill, a timeout), or the container under it.
     if (exitCode === null || exitCode >= 128) yield* checkAlive(`running ${argv[0]}`)
-    const result: ExecResult = {
-      exitCode: exitCode ?? 137,
-      stdout: stdout.text(),
-      stderr: stderr.text(),
-      stdoutTruncated: stdout.truncated,
-      stderrTruncated: stderr.truncated,
-      timedOut,
-      durationMs: performance.now() - started,
-    }
-    return result
+    return output.result(exitCode ?? 137, timedOut)
   })
 
   const copyIn = Effect.fn("DockerSandbox.copyIn")(function* (hostPath: string, sandboxPath: string) {

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import type { EvalRunConfig } from "../../config/EvalRunConfig.js"
 import type { StopReason } from "../../result/RolloutStep.js"
 import { LIMIT_GRACE_MS, type LimitSettings, NO_LIMITS, type RolloutLimits } from "../../solver/RolloutLimits.js"
-import { type FinalResult, SolverError } from "../../solver/Solver.js"
+import { type FinalResult, finalOfScore, SolverError } from "../../solver/Solver.js"
 import { PausableTimer } from "../PausableTimer.js"
 
 type LimitReason = Exclude<StopReason, "model_ended">
@@ -39,18 +39,8 @@ const latch = () => {
 }
 
 /** The score of an agent stopped at a limit without a result of its own: it did not finish the task. */
-export const stoppedAtLimit = (reason: LimitReason, why: string): FinalResult => ({
-  _tag: "Final",
-  score: 0,
-  reward_mean: null,
-  outcome_score: null,
-  events_score: null,
-  verifier_score: null,
-  tokens: null,
-  cost_usd: null,
-  stop_reason: reason,
-  details: { stopped: why },
-})
+export const stoppedAtLimit = (reason: LimitReason, why: string): FinalResult =>
+  finalOfScore(0, { stop_reason: reason, details: { stopped: why } })
 
 /** One try's limits, and the runner's side of them (`enforce`). */
 export class LimitsHelper implements RolloutLimits {

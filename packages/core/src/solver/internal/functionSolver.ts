@@ -7,6 +7,7 @@ import { RetryableError } from "../RetryableError.js"
 import type { RolloutLimits } from "../RolloutLimits.js"
 import {
   type FinalResult,
+  finalOfScore,
   type RolloutFailure,
   type RolloutTask,
   Solver,
@@ -120,18 +121,7 @@ const finalOf = (value: unknown): FinalResult | SolverError => {
   const agent = AGENT_FIELDS.some((field) => value[field] !== undefined)
     ? Object.fromEntries(AGENT_FIELDS.filter((field) => value[field] !== undefined).map((f) => [f, value[f]]))
     : undefined
-  return {
-    _tag: "Final",
-    score: value.score,
-    reward_mean: null,
-    outcome_score: null,
-    events_score: null,
-    verifier_score: null,
-    tokens: null,
-    cost_usd: null,
-    ...(kept === undefined ? {} : { details: kept }),
-    ...agent,
-  }
+  return finalOfScore(value.score, { ...(kept === undefined ? {} : { details: kept }), ...agent })
 }
 
 /** A step is what says which `kind` it is; anything else yielded is taken for the result. */

@@ -12,6 +12,7 @@ export class KeyRanges {
   private readonly offsets = new NumberColumn()
   private readonly lengths = new NumberColumn()
   private readonly next = new NumberColumn()
+  private allLines = 0
 
   /** Adds key slots up to `slot` (slots are numbered densely by the reader). */
   private ensure(slot: number): void {
@@ -26,8 +27,14 @@ export class KeyRanges {
     return slot < this.keyLines.length ? this.keyLines.at(slot) : 0
   }
 
+  /** Every key's lines together. */
+  get total(): number {
+    return this.allLines
+  }
+
   add(slot: number, offset: number, length: number): void {
     this.ensure(slot)
+    this.allLines++
     this.keyLines.set(slot, this.keyLines.at(slot) + 1)
     const last = this.keyLast.at(slot)
     if (last !== -1 && this.offsets.at(last) + this.lengths.at(last) + 1 === offset) {
