@@ -222,7 +222,11 @@ describe("defect 6: local inputs are checked before anything is started or print
   })
 
   it("an --output-json that cannot be written", async () => {
-    const out = join(tmp, "no-such-dir", "out.json")
+    // A file stands where its folder must be (missing folders are fine: the writers make them; and root may write
+    // a read-only one).
+    const blocker = join(tmp, "output-blocker")
+    writeFileSync(blocker, "")
+    const out = join(blocker, "out.json")
     const result = await mathEval(["--seeds", "0", "--inference-url", model.url, "--output-json", out])
     expectFirstLine(result, out)
   })

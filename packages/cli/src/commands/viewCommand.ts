@@ -5,7 +5,7 @@ import { Effect } from "effect"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
 import { openInBrowser } from "../internal/openInBrowser.js"
-import { untilSignal } from "../internal/untilSignal.js"
+import { signalListener } from "../internal/untilSignal.js"
 
 export interface ViewCommandOptions {
   readonly port?: string | undefined
@@ -44,6 +44,7 @@ export const viewCommand = (
   }
   return Effect.scoped(
     Effect.gen(function* () {
+      const signalled = yield* signalListener
       const dirs = (yield* Effect.forEach(runDirs, runDirectoriesAt)).flat()
       const names = namesOf(dirs)
       const runs = yield* Effect.forEach(dirs, (dir, i) =>
@@ -52,7 +53,7 @@ export const viewCommand = (
       const { url } = yield* serveViewerLocally({ runs, page: viewerPage({ mode: "local", base: "api" }), port })
       io.stdout.write(`proctor view: ${url} (Ctrl-C to stop)\n`)
       if (options.open === true) openInBrowser(url, io.stderr)
-      yield* untilSignal
+      yield* signalled
       return ExitCode.Ok
     }),
   ).pipe(

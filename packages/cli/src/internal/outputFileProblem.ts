@@ -11,6 +11,15 @@ const writable = (path: string) => {
   }
 }
 
+/** The path's stats, or undefined when nothing is there — also when a file stands where a folder of it must be. */
+const statOrNone = (path: string) => {
+  try {
+    return statSync(path, { throwIfNoEntry: false })
+  } catch {
+    return undefined
+  }
+}
+
 /** The closest folder of `path` that exists (the writers make the missing ones below it). */
 const existingAncestor = (path: string): string => {
   let folder = dirname(path)
@@ -25,7 +34,7 @@ const existingAncestor = (path: string): string => {
  */
 export const outputFileProblem = (path: string): string | null => {
   const full = resolve(path)
-  const stats = statSync(full, { throwIfNoEntry: false })
+  const stats = statOrNone(full)
   if (stats?.isDirectory() === true) return `${path} is a directory, not a file`
   if (stats !== undefined) return writable(full) ? null : `${path} cannot be written (permission denied)`
   const folder = existingAncestor(full)
