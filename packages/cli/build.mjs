@@ -7,7 +7,7 @@
 //
 // dist/bin.cjs (the entry) and the lazy modules are bundles; shared code goes to dist/chunks/.
 // `proctor eval` runs from dist/eval-script.js, one script with the V8 code cache beside it (see `evalScript`).
-import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, lstatSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { readFile } from "node:fs/promises"
 import { build } from "esbuild"
 
@@ -252,3 +252,17 @@ writeFileSync(new URL("bundle-meta.json", dist), JSON.stringify(metafile))
 // An executable, as an installed `proctor` is: on a fresh clone the build runs after pnpm linked the bin, so
 // pnpm's own chmod never saw this file.
 chmodSync(new URL("bin.cjs", dist), 0o755)
+
+// A checkout's `npx proctor` (the workspace root depends on this package): pnpm links a bin only if its file exists
+// when it installs, and on a fresh clone that is before the first build. Linked here once, as pnpm would have.
+const rootBins = new URL("../../node_modules/.bin/", import.meta.url)
+const linked = (() => {
+  try {
+    return lstatSync(new URL("proctor", rootBins)) !== undefined
+  } catch {
+    return false
+  }
+})()
+if (!linked && existsSync(rootBins) && existsSync(new URL("../../node_modules/proctor", import.meta.url))) {
+  symlinkSync("../proctor/dist/bin.cjs", new URL("proctor", rootBins))
+}
