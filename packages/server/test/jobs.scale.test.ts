@@ -81,20 +81,22 @@ describe("results of a 100,000-rollout job", () => {
       const headers = { authorization: `Bearer ${owner.key}` }
       const pid = server.child.pid!
       const before = memoryOf(pid)
+      // A broken stream says what the server said (a crash, a heap limit) instead of only "terminated".
+      const linesOf = (query: string) =>
+        fetch(`${server.url}/api/eval/jobs/eval-bulk/results${query}`, { headers })
+          .then(countLines)
+          .catch((error: unknown) => {
+            throw new Error(`results${query} broke off (${String(error)}); server stderr: ${server.stderr()}`)
+          })
 
-      const jsonl = await countLines(
-        await fetch(`${server.url}/api/eval/jobs/eval-bulk/results?format=jsonl`, { headers }),
-      )
+      const jsonl = await linesOf("?format=jsonl")
       expect(jsonl.lines).toBe(ROWS)
       expect(jsonl.last).toContain(`"seed":${ROWS - 1},`)
       const afterJsonl = memoryOf(pid)
 
       // Again: memory held per request would add up.
-      expect(
-        (await countLines(await fetch(`${server.url}/api/eval/jobs/eval-bulk/results?format=jsonl`, { headers })))
-          .lines,
-      ).toBe(ROWS)
-      const json = await countLines(await fetch(`${server.url}/api/eval/jobs/eval-bulk/results`, { headers }))
+      expect((await linesOf("?format=jsonl")).lines).toBe(ROWS)
+      const json = await linesOf("")
       expect(json.bytes).toBeGreaterThan(jsonl.bytes)
       expect(json.last.endsWith("]}")).toBe(true)
       const afterJson = memoryOf(pid)
