@@ -4,6 +4,7 @@ import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { waitFor } from "@proctor/test-kit"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Children, startServer } from "../src/children.js"
 import { evalToml, writePrivateFile } from "../src/evalToml.js"
@@ -29,15 +30,6 @@ const isAlive = (pid: number): boolean => {
   } catch {
     return false
   }
-}
-
-const waitFor = async (condition: () => boolean, timeoutMs: number): Promise<boolean> => {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (condition()) return true
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  return condition()
 }
 
 const portClosed = (url: string): Promise<boolean> =>
@@ -172,7 +164,7 @@ setInterval(() => {}, 1000)
     const childPid = await new Promise<number>((resolve) => proc.stdout.once("data", (d) => resolve(Number(String(d)))))
     expect(isAlive(childPid)).toBe(true)
     proc.kill("SIGKILL")
-    expect(await waitFor(() => !isAlive(childPid), 8_000)).toBe(true)
+    await waitFor("the demo's child to exit", () => !isAlive(childPid), { timeoutMs: 8_000, everyMs: 50 })
   })
 })
 

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { waitFor } from "@proctor/test-kit"
 import {
   type CliProcess,
   cleanEnv,
@@ -104,23 +105,15 @@ const containersOf = async (runId: string, running = false): Promise<Array<strin
   return stdout.split("\n").filter(Boolean)
 }
 
-/** Waits until `check` holds, polling (each check may call Docker); fails when the CLI exits first. */
-const until = async (
-  what: string,
-  check: () => Promise<boolean> | boolean,
-  cli: CliProcess | null,
-  timeoutMs = 60_000,
-): Promise<void> => {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    if (await check()) return
-    if (cli !== null && (cli.child.exitCode !== null || cli.child.signalCode !== null)) {
-      throw new Error(`proctor exited before ${what}: ${cli.stderr().slice(-2000)}`)
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
+/** Waits until `check` holds, polling (each check may call Docker); gives up when the CLI exits first. */
+const until = (what: string, check: () => Promise<boolean> | boolean, cli: CliProcess | null) =>
+  waitFor(what, check, {
+    timeoutMs: 60_000,
+    abortIf: () =>
+      cli !== null && (cli.child.exitCode !== null || cli.child.signalCode !== null)
+        ? `proctor exited: ${cli.stderr().slice(-2000)}`
+        : undefined,
+  })
 
 const runIdOf = (runDir: string): string => JSON.parse(readFileSync(join(runDir, "config.json"), "utf8")).run_id
 

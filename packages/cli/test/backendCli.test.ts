@@ -2,8 +2,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { waitFor } from "@proctor/test-kit"
 import { type ContractStub, type StubOptions, startContractStub } from "./fixtures/backendContractStub.js"
-import { cleanEnv, ensureBuilt, runCli, startCli, waitFor } from "./fixtures/harness.js"
+import { cleanEnv, ensureBuilt, runCli, startCli } from "./fixtures/harness.js"
 
 /**
  * `proctor eval --backend` and `proctor jobs …` as real processes against the CONTRACT STUB of the job API

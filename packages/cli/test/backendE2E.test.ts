@@ -2,19 +2,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { waitFor } from "@proctor/test-kit"
 import { Chunk, Effect, Redacted, Stream } from "effect"
 import { startTestServer, type TestServer } from "../../server/test/api.harness.js"
 import { JobsClient } from "../src/backend/JobsClient.js"
 import { jobSubmission } from "../src/backend/jobSubmission.js"
-import {
-  cleanEnv,
-  ensureBuilt,
-  runCli,
-  startCli,
-  startZeroTaskApp,
-  type TestTaskApp,
-  waitFor,
-} from "./fixtures/harness.js"
+import { cleanEnv, ensureBuilt, runCli, startCli, startZeroTaskApp, type TestTaskApp } from "./fixtures/harness.js"
 
 /**
  * End to end: the real job server (`createJobServer`, SQLite in a temp dir), a real task app built with the

@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { cleanEnv, ensureBuilt, runCli, startCli, waitFor } from "./fixtures/harness.js"
+import { waitFor } from "@proctor/test-kit"
+import { cleanEnv, ensureBuilt, runCli, startCli } from "./fixtures/harness.js"
 
 /** `proctor serve` and `proctor keys` as processes: a key made on the command line works against the server. */
 

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { waitFor } from "@proctor/test-kit"
 import {
   cleanEnv,
   ensureBuilt,
@@ -15,7 +16,6 @@ import {
   startExample,
   startZeroTaskApp,
   type TestTaskApp,
-  waitFor,
 } from "./fixtures/harness.js"
 
 const KEY = "sk-test-secret-123"

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { launchChromium, screenshotPath } from "@proctor/browser-test"
+import { waitFor } from "@proctor/test-kit"
 import {
   cleanEnv,
   ensureBuilt,
@@ -10,7 +11,6 @@ import {
   startCli,
   startZeroTaskApp,
   type TestTaskApp,
-  waitFor,
 } from "./fixtures/harness.js"
 
 const TASK_APP_KEY = "view-browser-key"

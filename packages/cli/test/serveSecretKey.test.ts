@@ -4,7 +4,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { cleanEnv, ensureBuilt, startCli, waitFor } from "./fixtures/harness.js"
+import { waitFor } from "@proctor/test-kit"
+import { cleanEnv, ensureBuilt, startCli } from "./fixtures/harness.js"
 
 /** `proctor serve --database-url`: the secret key never lands in the working directory by surprise. */
 

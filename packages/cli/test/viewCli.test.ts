@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { testResult as result, waitFor } from "@proctor/test-kit"
 import { Effect, Exit, Scope } from "effect"
-import { testResult as result } from "../../core/test/fixtures/evalResult.js"
 import { writeRun } from "../../report/test/viewerRunFixture.js"
 import {
   cleanEnv,
@@ -13,7 +13,6 @@ import {
   startCli,
   startZeroTaskApp,
   type TestTaskApp,
-  waitFor,
 } from "./fixtures/harness.js"
 
 const STACK_FRAME = /^\s+at\s/m
@@ -48,14 +47,6 @@ const getJson = async (url: string) => {
 }
 
 /** Polls `check` every 20 ms until it holds, for up to 15 s. */
-const eventually = async (what: string, check: () => Promise<boolean>) => {
-  const deadline = Date.now() + 15_000
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
-
 const rowsOf = async (url: string) =>
   ((await getJson(`${url}api/runs/0/rows`)).body.rows as Array<{ seed: number }>).map((r) => r.seed)
 
@@ -78,7 +69,7 @@ describe("proctor view", () => {
     expect(await rowsOf(url)).toEqual([0])
 
     await Effect.runPromise(first.add(result({ seed: 2, score: 1 }), 1))
-    await eventually("the appended row", async () => (await rowsOf(url)).length === 2)
+    await waitFor("the appended row", async () => (await rowsOf(url)).length === 2)
     expect(await rowsOf(url)).toEqual([0, 2])
     const rollout = await getJson(`${url}api/runs/0/rollouts/2/0`)
     expect(rollout.status).toBe(200)
@@ -141,7 +132,7 @@ describe("proctor eval --view", () => {
     const url = urlIn(run.stderr(), "viewer: ")!
 
     type Live = { progress: { planned: number; done: number }; inflight: Array<{ seed: number; state: string }> }
-    await eventually("two rows, and two rollouts held in flight", async () => {
+    await waitFor("two rows, and two rollouts held in flight", async () => {
       const live = await getJson(`${url}api/runs/0/live`)
       const inflight = (live.body as unknown as Live).inflight ?? []
       return (await rowsOf(url)).length === 2 && inflight.length === 2

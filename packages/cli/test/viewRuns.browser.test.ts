@@ -4,11 +4,11 @@ import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type ChromiumSession, launchChromium, screenshotPath } from "@proctor/browser-test"
+import { testResult as result, testStep, waitFor } from "@proctor/test-kit"
 import { Effect, Exit, Scope } from "effect"
 import type { Page } from "playwright-core"
-import { testResult as result } from "../../core/test/fixtures/evalResult.js"
-import { testStep, writeRun } from "../../report/test/viewerRunFixture.js"
-import { ensureBuilt, killStrayClis, runCli, startCli, waitFor } from "./fixtures/harness.js"
+import { writeRun } from "../../report/test/viewerRunFixture.js"
+import { ensureBuilt, killStrayClis, runCli, startCli } from "./fixtures/harness.js"
 
 const TASK_IDS = ["add-1", "add-2", "mul-1", "div-0"]
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
+import { conversation, testCall } from "@proctor/test-kit"
 import { Either } from "effect"
 import fc from "fast-check"
 import type { ModelApi, ModelCall } from "../src/result/ModelCall.js"
 import { decodeModelCalls, encodeModelCalls, type StoredModelCall } from "../src/store/ModelCallCodec.js"
-import { conversation, testCall } from "./fixtures/modelCall.js"
 
 /** What a file or a table holds: each stored call as JSON text, read back. */
 const throughJson = (stored: ReadonlyArray<StoredModelCall>): Array<unknown> =>

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { testCall, testFinal, testRunConfig } from "@proctor/test-kit"
 import { Effect, Fiber, Layer, TestClock } from "effect"
 import type { RolloutInterception } from "../src/interceptor/Interceptor.js"
 import type { EvalResult } from "../src/result/EvalResult.js"
@@ -8,9 +9,6 @@ import { interceptedSolver } from "../src/solver/InterceptedSolver.js"
 import { modelCallsFailure } from "../src/solver/ModelCallsFailed.js"
 import { Solver } from "../src/solver/Solver.js"
 import { ResultStore } from "../src/store/ResultStore.js"
-import { testFinal } from "./fixtures/evalResult.js"
-import { testCall } from "./fixtures/modelCall.js"
-import { testRunConfig } from "./fixtures/runConfig.js"
 
 const call = (outcome: ModelCall["outcome"], status: number | null, error: string | null = null): ModelCall =>
   testCall({ outcome, status, error, response_message: null })

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
+import { RATE_GATE_CASES } from "@proctor/test-kit"
 import { Effect } from "effect"
 import { Interceptor } from "../src/interceptor/Interceptor.js"
 import { admit, charge, emptyRateState, rateLimited } from "../src/interceptor/internal/rateArithmetic.js"
@@ -11,7 +12,6 @@ import {
   RATE_LIMIT_RETRY_MS,
   upstreamId,
 } from "../src/interceptor/ModelRateGate.js"
-import { RATE_GATE_CASES } from "./fixtures/rateGateCases.js"
 
 // The gate is plain code on the proxy's per-call path, not an Effect: its arithmetic takes `now` as an argument
 // and the in-process gate a clock and a timer, so these tests drive time by hand (TestClock has nothing to hold).

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
+import { testRunConfig } from "@proctor/test-kit"
 import { Effect, Either } from "effect"
 import { publicConfig } from "../src/config/EvalRunConfig.js"
 import { loadResumeSettings } from "../src/config/loadEvalConfig.js"
 import { applyResumeSettings, type ResumeSetting } from "../src/config/ResumeSettings.js"
-import { testRunConfig } from "./fixtures/runConfig.js"
 
 const dir = mkdtempSync(join(tmpdir(), "proctor-resume-settings-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

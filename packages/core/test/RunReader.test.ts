@@ -2,6 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFil
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
+import { conversation, testResult, testStep } from "@proctor/test-kit"
 import { Chunk, Effect, Option, Stream } from "effect"
 import type { EvalResult } from "../src/result/EvalResult.js"
 import type { ModelCall } from "../src/result/ModelCall.js"
@@ -16,9 +17,6 @@ import {
   SUMMARY_FILE,
 } from "../src/store/RunDirectory.js"
 import { openRunReader } from "../src/store/RunReader.js"
-import { testResult } from "./fixtures/evalResult.js"
-import { conversation } from "./fixtures/modelCall.js"
-import { testStep } from "./fixtures/rolloutStep.js"
 
 const dirs: Array<string> = []
 afterAll(() => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { testFinal as final, testResult, testRunConfig } from "@proctor/test-kit"
 import { Effect, Fiber, Layer, PubSub, Queue, TestClock } from "effect"
 import type { EvalRunConfig } from "../src/config/EvalRunConfig.js"
 import type { RunEvent } from "../src/events/RunEvents.js"
@@ -9,8 +10,6 @@ import { runRollouts } from "../src/runner/Runner.js"
 import { Solver, type SolverService } from "../src/solver/Solver.js"
 import { ResultStore, type ResultStoreService } from "../src/store/ResultStore.js"
 import { TaskAppError } from "../src/taskApp/TaskAppError.js"
-import { testFinal as final, testResult } from "./fixtures/evalResult.js"
-import { testRunConfig } from "./fixtures/runConfig.js"
 
 const config = (overrides: Partial<EvalRunConfig> = {}): EvalRunConfig =>
   testRunConfig({ seeds: [0, 1, 2], ...overrides })

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
+import { testResult as result } from "@proctor/test-kit"
 import { Schema } from "effect"
 import type { EvalResult } from "../src/result/EvalResult.js"
 import { passAtK, RunSummary, SummaryAccumulator } from "../src/summary/Summary.js"
-import { testResult as result } from "./fixtures/evalResult.js"
 
 const failed = (overrides: Partial<EvalResult>): EvalResult =>
   result({ status: "error", error: "boom", error_kind: "timeout", ...overrides })

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { testFinal, testRunConfig } from "@proctor/test-kit"
 import { Effect, Fiber, Layer, Stream, TestClock } from "effect"
 import type { EvalRunConfig } from "../src/config/EvalRunConfig.js"
 import type { EvalResult } from "../src/result/EvalResult.js"
@@ -15,8 +16,6 @@ import {
   type Step,
 } from "../src/solver/Solver.js"
 import { ResultStore, type ResultStoreService } from "../src/store/ResultStore.js"
-import { testFinal } from "./fixtures/evalResult.js"
-import { testRunConfig } from "./fixtures/runConfig.js"
 
 const memoryStore = () => {
   const results: Array<EvalResult> = []

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
+import { testCall } from "@proctor/test-kit"
 import type { ModelCall } from "../src/result/ModelCall.js"
 import { callTotals } from "../src/solver/InterceptedSolver.js"
-import { testCall } from "./fixtures/modelCall.js"
 
 const call = (cost_usd: number | null, total_tokens: number): ModelCall =>
   testCall({

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
+import { testRunConfig } from "@proctor/test-kit"
 import { Effect, Fiber, Layer, PubSub, Queue } from "effect"
 import type { EvalRunConfig } from "../src/config/EvalRunConfig.js"
 import { taskAppSolverLayer } from "../src/eval/EvalRun.js"
@@ -18,7 +19,6 @@ import {
   seededRandom,
   startFaultyTaskApp,
 } from "./fixtures/faultyTaskApp.js"
-import { testRunConfig } from "./fixtures/runConfig.js"
 
 const backoff: BackoffPolicy = { baseMs: 5, maxMs: 20, maxRetryAfterMs: 1500 }
 

@@ -2,11 +2,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
+import { testResult } from "@proctor/test-kit"
 import { Effect, Either } from "effect"
 import fc from "fast-check"
 import { type EvalResult, rolloutKeyId } from "../src/result/EvalResult.js"
 import { type JournalPlan, openJournal, RESULTS_FILE, repairJournal } from "../src/store/RunDirectory.js"
-import { testResult } from "./fixtures/evalResult.js"
 
 /**
  * A valid journal (what proctor writes: one line per stored key, all planned, in finishing order), then

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
+import { testResult } from "@proctor/test-kit"
 import type { EvalResult } from "../src/result/EvalResult.js"
 import { SummaryAccumulator } from "../src/summary/Summary.js"
-import { testResult } from "./fixtures/evalResult.js"
 
 const summarize = (results: ReadonlyArray<EvalResult>, passThreshold = 1) => {
   const accumulator = new SummaryAccumulator({ attempts: 1, passThreshold })

@@ -2,11 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "@effect/vitest"
+import { testCall, testResult } from "@proctor/test-kit"
 import fc from "fast-check"
 import { forEachLine } from "../src/store/internal/forEachLine.js"
 import { callLineKey, resultLineKey } from "../src/store/internal/lineKey.js"
-import { testResult } from "./fixtures/evalResult.js"
-import { testCall } from "./fixtures/modelCall.js"
 
 const dir = mkdtempSync(join(tmpdir(), "proctor-lines-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

@@ -2,11 +2,11 @@ import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
+import { testRunConfig } from "@proctor/test-kit"
 import type { EvalRunConfig } from "../src/config/EvalRunConfig.js"
 import { runEval } from "../src/eval/EvalRun.js"
 import type { RunEvent } from "../src/events/RunEvents.js"
 import { startFaultyTaskApp } from "./fixtures/faultyTaskApp.js"
-import { testRunConfig } from "./fixtures/runConfig.js"
 
 const configFor = (url: string, seeds: ReadonlyArray<number>): EvalRunConfig =>
   testRunConfig({ app_id: "promise", task_app_url: url, seeds, concurrency: 4 })

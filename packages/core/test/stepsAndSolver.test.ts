@@ -1,10 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
+import { testFinal, testRunConfig } from "@proctor/test-kit"
 import { Effect, Stream } from "effect"
 import type { RolloutStep } from "../src/result/RolloutStep.js"
 import { boundStep, MAX_STEP_TEXT_BYTES } from "../src/runner/internal/stepRecorder.js"
 import { type FinalResult, type RolloutTask, Solver, type Step, type StepRecord } from "../src/solver/Solver.js"
-import { testFinal } from "./fixtures/evalResult.js"
-import { testRunConfig } from "./fixtures/runConfig.js"
 
 const step = (overrides: Partial<RolloutStep> = {}): RolloutStep => ({
   rollout_id: "r",

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
+import { testRunConfig } from "@proctor/test-kit"
 import { Effect } from "effect"
 import { StoreError } from "../src/store/ResultStore.js"
 import { initRunDirectory } from "../src/store/RunDirectory.js"
-import { testRunConfig } from "./fixtures/runConfig.js"
 
 describe("a run directory's I/O failure", () => {
   it.effect("names what failed and where, and keeps the file system's error as its cause", () =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { RunProgress } from "@proctor/core"
-import { testResult as result } from "../../core/test/fixtures/evalResult.js"
+import { testResult as result } from "@proctor/test-kit"
 import { LiveRunState } from "../src/viewer/LiveRunState.js"
 
 const progress = (done: number): RunProgress => ({

@@ -12,10 +12,10 @@ import {
   sftExampleOf,
   zipStream,
 } from "@proctor/report"
+import { testCall } from "@proctor/test-kit"
 import { parse } from "csv-parse/sync"
 import { Chunk, Effect, Schema, Stream } from "effect"
 import { unzipSync } from "fflate"
-import { testCall } from "../../core/test/fixtures/modelCall.js"
 import { result } from "./fixtures.js"
 import { validateJunit } from "./junitSchema.js"
 

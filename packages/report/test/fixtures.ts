@@ -1,5 +1,5 @@
 import { type EvalResult, SummaryAccumulator } from "@proctor/core"
-import { testResult as result } from "../../core/test/fixtures/evalResult.js"
+import { testResult as result } from "@proctor/test-kit"
 
 export { result }
 

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Solver, startEvalRun, withRunEvents } from "@proctor/core"
+import { testFinal as final, testResult as result, testRunConfig, waitForEffect } from "@proctor/test-kit"
 import type { RolloutDetail, RowsPage, RunHead } from "@proctor/viewer/api"
-import { Deferred, Duration, Effect, Exit, Fiber, Layer, Schedule } from "effect"
-import { testFinal as final, testResult as result } from "../../core/test/fixtures/evalResult.js"
-import { testRunConfig } from "../../core/test/fixtures/runConfig.js"
+import { Deferred, Effect, Exit, Fiber, Layer } from "effect"
 import { LiveRunState } from "../src/viewer/LiveRunState.js"
 import { liveRunDirectoryRun, openRunDirectoryRun } from "../src/viewer/runDirectoryRun.js"
 import { makeViewerApi } from "../src/viewer/ViewerApi.js"
@@ -18,11 +17,6 @@ const failureOf = <A>(exit: Exit.Exit<A, ViewerError>) => {
 }
 
 /** Polls `check` until it holds (or fails the test after five seconds). */
-const eventually = <E, R>(what: string, check: Effect.Effect<boolean, E, R>) =>
-  Effect.repeat(check, { until: (holds) => holds, schedule: Schedule.spaced(Duration.millis(10)) }).pipe(
-    Effect.timeoutFail({ duration: Duration.seconds(5), onTimeout: () => new Error(`timed out waiting for ${what}`) }),
-  )
-
 /** Seeds 0–4 of a six-seed plan: seed 1 errored, seed 5 not run yet. */
 const fiveOfSix = Effect.gen(function* () {
   const run = yield* writeRun(freshDir(), [0, 1, 2, 3, 4, 5])
@@ -90,7 +84,7 @@ describe("the viewer data API over a run directory", () => {
 
         // Another session adds seed 5: the stored summary no longer covers the run.
         yield* run.add(result({ seed: 5, score: 1 }))
-        yield* eventually(
+        yield* waitForEffect(
           "the new row followed",
           Effect.map(heads(), ([head]) => head!.summary?.completed === 6),
         )
@@ -200,7 +194,7 @@ describe("the viewer data API over a run directory", () => {
       const run = yield* Effect.fork(
         withRunEvents(live.onEvent, (events) => startEvalRun({ config, runDir: freshDir(), events, solver })),
       )
-      yield* eventually(
+      yield* waitForEffect(
         "two rows and seed 2 in flight",
         Effect.map(Effect.zip(rows(), api.get("runs/0/live", {})), ([shown, now]) => {
           const inflight = (now as { inflight: Array<{ seed: number; state: string }> }).inflight

@@ -2,14 +2,14 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
+import { testResult as result, testStep } from "@proctor/test-kit"
 import type { RolloutSteps, RowsPage, RunHead } from "@proctor/viewer/api"
 import { Deferred, Effect, Exit } from "effect"
-import { testResult as result } from "../../core/test/fixtures/evalResult.js"
 import { LiveRunState } from "../src/viewer/LiveRunState.js"
 import { liveRunDirectoryRun, openRunDirectoryRun } from "../src/viewer/runDirectoryRun.js"
 import { runDirectoriesAt } from "../src/viewer/runsFolder.js"
 import { makeViewerApi } from "../src/viewer/ViewerApi.js"
-import { freshDir, testStep, writeRun } from "./viewerRunFixture.js"
+import { freshDir, writeRun } from "./viewerRunFixture.js"
 
 const folder = () => mkdtempSync(join(tmpdir(), "proctor-runs-"))
 

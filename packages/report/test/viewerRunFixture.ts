@@ -13,8 +13,8 @@ import {
   type RunSummary,
   STEPS_FILE,
 } from "@proctor/core"
+import { testRunConfig } from "@proctor/test-kit"
 import { Effect } from "effect"
-import { testRunConfig } from "../../core/test/fixtures/runConfig.js"
 
 export const freshDir = () => join(mkdtempSync(join(tmpdir(), "proctor-viewer-")), "run")
 
@@ -64,8 +64,6 @@ export interface RunOptions {
   /** The manifest's `created_at` (default: now, as `proctor eval` writes it). */
   readonly createdAt?: string
 }
-
-export { testStep } from "../../core/test/fixtures/rolloutStep.js"
 
 /** A run directory written by core's own writer, as `proctor eval` writes one. */
 export const writeRun = (dir: string, seeds: ReadonlyArray<number>, attempts = 1, options: RunOptions = {}) =>

@@ -7,6 +7,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
 import type { SandboxImage, SandboxRuntimeService, SandboxSpec } from "@proctor/core"
+import { waitForEffect } from "@proctor/test-kit"
 import { Effect, Exit, Fiber, type Scope } from "effect"
 
 /** What each runtime's test file supplies to the tests every runtime must pass. */
@@ -176,7 +177,11 @@ export const describeRuntime = (runtime: RuntimeUnderTest) => {
         const interrupted = newRunId()
         const fiber = yield* Effect.fork(withSandbox(interrupted, (sandbox) => sandbox.exec("sleep 60")))
         // Interrupt once the sandbox exists and its command runs.
-        yield* waitFor(() => runtime.leftovers(interrupted).length > 0)
+        yield* waitForEffect(
+          "the interrupted sandbox to exist",
+          Effect.sync(() => runtime.leftovers(interrupted).length > 0),
+          { timeoutMs: 30_000 },
+        )
         const started = Date.now()
         yield* Fiber.interrupt(fiber)
         expect(Date.now() - started).toBeLessThan(15_000)
@@ -215,7 +220,11 @@ export const describeRuntime = (runtime: RuntimeUnderTest) => {
         yield* withSandbox(runId, (sandbox) =>
           Effect.gen(function* () {
             const running = yield* Effect.fork(sandbox.exec("echo > started; sleep 30"))
-            yield* waitForEffect(sandbox.readFile("started").pipe(Effect.map((file) => file !== null)))
+            yield* waitForEffect(
+              "the command to start",
+              sandbox.readFile("started").pipe(Effect.map((file) => file !== null)),
+              { timeoutMs: 30_000 },
+            )
             runtime.killFromOutside(runId, sandbox.id)
             const error = yield* Effect.flip(Fiber.join(running))
             expect(error.reason).toBe("Died")
@@ -326,15 +335,3 @@ const tcpServer = () =>
       })
     })
   })
-
-/** Polls a condition every 20 ms (up to 30 s). */
-export const waitForEffect = <E>(condition: Effect.Effect<boolean, E>) =>
-  Effect.gen(function* () {
-    for (let i = 0; i < 1500; i++) {
-      if (yield* condition) return
-      yield* Effect.sleep("20 millis")
-    }
-    return yield* Effect.die(new Error("condition not met within 30 s"))
-  })
-
-export const waitFor = (condition: () => boolean) => waitForEffect(Effect.sync(condition))

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { EvalResult } from "@proctor/core"
+import { waitFor } from "@proctor/test-kit"
 import { Schema } from "effect"
 import { unzipSync } from "fflate"
 import {
@@ -21,7 +22,6 @@ import {
   synthJobBody,
   TASK_APP_KEY,
   type TestServer,
-  waitFor,
   waitForJob,
 } from "./api.harness.js"
 

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { expect } from "@effect/vitest"
 import { createTaskApp } from "@proctor/task-app"
+import { waitFor } from "@proctor/test-kit"
 import { Schema } from "effect"
 import {
   createApiKey,
@@ -48,21 +49,6 @@ export const storedJobConfig = (
 })
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
-
-export const waitFor = async <A>(
-  what: string,
-  check: () => Promise<A | undefined> | A | undefined,
-  timeoutMs = 20_000,
-  intervalMs = 20,
-) => {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await check()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(intervalMs)
-  }
-}
 
 export interface TaskAppCounters {
   /** Rollouts the task app started, per seed. */
@@ -254,8 +240,7 @@ export const waitForJob = (client: ReturnType<typeof apiClient>, jobId: string, 
       const { body } = await client.get(`/api/eval/jobs/${jobId}`)
       return TERMINAL.has(body.status as string) ? body : undefined
     },
-    timeoutMs,
-    JOB_POLL_MS,
+    { timeoutMs, everyMs: JOB_POLL_MS },
   )
 
 /** Reads an SSE stream to its end (or until `stopAfter` says so), parsing each event's JSON data. */

@@ -1,6 +1,7 @@
 import { join } from "node:path"
 import { SqlClient } from "@effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { waitFor } from "@proctor/test-kit"
 import { Effect } from "effect"
 import {
   apiKeyDisplayPrefix,
@@ -21,7 +22,6 @@ import {
   TERMINAL,
   type TestServer,
   tempDir,
-  waitFor,
   waitForJob,
 } from "./api.harness.js"
 

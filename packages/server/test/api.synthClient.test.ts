@@ -2,8 +2,9 @@ import { spawn } from "node:child_process"
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { waitFor } from "@proctor/test-kit"
 import { unzipSync } from "fflate"
-import { startTestServer, startTestTaskApp, TASK_APP_KEY, type TestServer, tempDir, waitFor } from "./api.harness.js"
+import { startTestServer, startTestTaskApp, TASK_APP_KEY, type TestServer, tempDir } from "./api.harness.js"
 
 /** What synth-ai's `EvalJob.submit` (and `run_eval_via_backend`) POST, field for field. */
 const synthAiRequest = (taskAppUrl: string) => ({

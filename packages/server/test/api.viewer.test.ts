@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { waitFor } from "@proctor/test-kit"
 import { createApiKey } from "../src/index.js"
 import {
   apiClient,
@@ -6,7 +7,6 @@ import {
   startTestTaskApp,
   synthJobBody,
   type TestServer,
-  waitFor,
   waitForJob,
 } from "./api.harness.js"
 

@@ -4,9 +4,10 @@ import { existsSync } from "node:fs"
 import { createServer } from "node:net"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { waitFor } from "@proctor/test-kit"
 import { Redis } from "ioredis"
 import { createApiKey } from "../src/index.js"
-import { apiClient, sleep, waitFor } from "./api.harness.js"
+import { apiClient, sleep } from "./api.harness.js"
 import { createTestDatabase } from "./jobs.pg.js"
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url))
@@ -61,20 +62,8 @@ const startProcess = async (name: string, args: ReadonlyArray<string>, env: Reco
 }
 
 /** Polls `check` every `everyMs` (status reads aggregate in PostgreSQL: a tight loop would load the cluster). */
-export const waitUntil = async <A>(
-  what: string,
-  check: () => Promise<A | undefined>,
-  timeoutMs = 45_000,
-  everyMs = 250,
-): Promise<A> => {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await check().catch(() => undefined)
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await sleep(everyMs)
-  }
-}
+export const waitUntil = <A>(what: string, check: () => Promise<A | undefined>, timeoutMs = 45_000, everyMs = 250) =>
+  waitFor(what, check, { timeoutMs, everyMs, ignoreErrors: true })
 
 /** A free TCP port on loopback (for a Redis server of the test's own). */
 export const freePort = () =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { EvalResult } from "@proctor/core"
+import { testResult } from "@proctor/test-kit"
 import { Deferred, Effect, Either, Fiber } from "effect"
-import { testResult } from "../../core/test/fixtures/evalResult.js"
 import { JobStore, JobStoreError, type JobStoreService, makeJobResultStore } from "../src/index.js"
 import { RowSequence } from "../src/jobs/internal/RowSequence.js"
 import { tempDir } from "./api.harness.js"

@@ -1,4 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
+import { waitFor } from "@proctor/test-kit"
 import { Effect } from "effect"
 import { createApiKey, JobStore } from "../src/index.js"
 import {
@@ -8,7 +9,6 @@ import {
   startTestTaskApp,
   synthJobBody,
   tempDir,
-  waitFor,
   waitForJob,
 } from "./api.harness.js"
 import { children, ensureBuilt, startServerProcess } from "./jobs.process.js"

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { EvalResult } from "@proctor/core"
+import { testResult } from "@proctor/test-kit"
 import { Effect } from "effect"
-import { testResult } from "../../core/test/fixtures/evalResult.js"
 import { createApiKey, JobStore, MAX_ROWS_PER_COMMIT } from "../src/index.js"
 import { storedJobConfig, tempDir } from "./api.harness.js"
 import { children, ensureBuilt, memoryOf, startServerProcess } from "./jobs.process.js"

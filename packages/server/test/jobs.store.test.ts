@@ -2,8 +2,8 @@ import { readFileSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { type EvalResult, type ModelCall, ResultStore, type RolloutStep, type RunSummary } from "@proctor/core"
+import { testResult } from "@proctor/test-kit"
 import { ConfigProvider, Effect, Either, Layer, Redacted } from "effect"
-import { testResult } from "../../core/test/fixtures/evalResult.js"
 import {
   type ApiKeyRecord,
   apiKeyDisplayPrefix,

@@ -13,10 +13,10 @@ import {
   startEvalRun,
 } from "@proctor/core"
 import type { RunningTaskApp } from "@proctor/task-app"
+import { testRunConfig } from "@proctor/test-kit"
 import { Chunk, Effect, Layer, Option, Redacted, Stream } from "effect"
 import { createBaselineModel, type RunningBaselineModel } from "../../../examples/baseline-model/src/index.js"
 import { createMathApp } from "../../../examples/math/src/index.js"
-import { testRunConfig } from "../../core/test/fixtures/runConfig.js"
 import { startInterceptor } from "../src/index.js"
 import { JobStore } from "../src/jobs/JobStore.js"
 import { SqliteClient } from "../src/jobs/SqliteClient.js"

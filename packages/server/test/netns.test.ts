@@ -1,7 +1,7 @@
 import { type ChildProcess, execFileSync, spawnSync } from "node:child_process"
 import { createServer, type Server } from "node:net"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
-import { waitFor } from "./api.harness.js"
+import { waitFor } from "@proctor/test-kit"
 import { listNamespaces, type NetworkNamespace, openNamespace, sweepLeakedNamespaces, withNamespace } from "./netns.js"
 
 /** A line-oriented TCP client run inside the namespace: stdin lines go to the server, its answers come out on stdout. */

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { waitFor } from "@proctor/test-kit"
 import { Redis } from "ioredis"
 import { createJobServer, type JobServer, statsKey, type WorkerBeat, workersKey } from "../src/index.js"
-import { waitFor } from "./api.harness.js"
 import { freePort, startRedisServer } from "./cluster.harness.js"
 import { createTestDatabase } from "./jobs.pg.js"
 

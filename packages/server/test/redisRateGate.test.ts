@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto"
 import { setImmediate as nextTurn } from "node:timers/promises"
 import { upstreamId } from "@proctor/core"
+import { RATE_GATE_CASES } from "@proctor/test-kit"
 import { Redis } from "ioredis"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { RATE_GATE_CASES } from "../../core/test/fixtures/rateGateCases.js"
 import { FREE_PASS_MS, RATE_GATE_SCRIPT, redisRateGate } from "../src/interceptor/redisRateGate.js"
 
 // Real Redis on 127.0.0.1:6379, shared with other tests: every key here is under a prefix of its own.

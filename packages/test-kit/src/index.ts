@@ -1,0 +1,6 @@
+export * from "./fixtures/evalResult.js"
+export * from "./fixtures/modelCall.js"
+export * from "./fixtures/rateGateCases.js"
+export * from "./fixtures/rolloutStep.js"
+export * from "./fixtures/runConfig.js"
+export * from "./waitFor.js"
