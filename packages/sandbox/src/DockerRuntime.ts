@@ -35,7 +35,7 @@ const make = (options: DockerRuntimeOptions = {}): Effect.Effect<SandboxRuntimeS
     const images = makeDockerImages(docker)
 
     const open = Effect.fn("DockerRuntime.open")(function* (spec: SandboxSpec) {
-      const image = yield* images.resolve(spec.image)
+      const image = yield* images.remembered(spec.image)
       return yield* openDockerSandbox(docker, spec, image).pipe(
         // Removed since it was found: the next open looks it up (or builds it) again.
         Effect.tapError((error) =>

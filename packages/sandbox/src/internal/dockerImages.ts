@@ -15,7 +15,8 @@ const keyOf = (image: SandboxImage): string =>
  * Images by name or built from a Dockerfile context, each once: a context's image is tagged
  * `proctor-env:<content hash>` and not built again while that tag exists (in this process or any later one).
  * What was found or built is remembered for the runtime's life, so a run's rollouts do not hash the context and
- * ask the daemon again each time they open a sandbox; `forget` drops an image the daemon no longer has.
+ * ask the daemon again each time they open a sandbox (`prepare` always looks again); `forget` drops an image the
+ * daemon no longer has.
  */
 export const makeDockerImages = (docker: DockerApi) => {
   const builds = new Map<string, Promise<void>>()
@@ -50,13 +51,15 @@ export const makeDockerImages = (docker: DockerApi) => {
     }
   }
 
-  /** The image's name on the daemon, built first when it comes from a Dockerfile not built before. */
+  /** The image's name on the daemon, built first when it comes from a Dockerfile not built before; remembered. */
   const resolve = (image: SandboxImage): Effect.Effect<string, SandboxError> =>
+    Effect.tap(lookUp(image), (name) => Effect.sync(() => resolved.set(keyOf(image), name)))
+
+  /** What `resolve` last found for `image` (a sandbox's open, after the run's `prepare`), or `resolve` now. */
+  const remembered = (image: SandboxImage): Effect.Effect<string, SandboxError> =>
     Effect.suspend(() => {
       const known = resolved.get(keyOf(image))
-      return known === undefined
-        ? Effect.tap(lookUp(image), (name) => Effect.sync(() => resolved.set(keyOf(image), name)))
-        : Effect.succeed(known)
+      return known === undefined ? resolve(image) : Effect.succeed(known)
     })
 
   const lookUp = (image: SandboxImage): Effect.Effect<string, SandboxError> => {
@@ -88,5 +91,5 @@ export const makeDockerImages = (docker: DockerApi) => {
     })
   }
 
-  return { resolve, forget: (image: SandboxImage) => resolved.delete(keyOf(image)) }
+  return { resolve, remembered, forget: (image: SandboxImage) => resolved.delete(keyOf(image)) }
 }
