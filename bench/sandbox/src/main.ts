@@ -240,6 +240,11 @@ const main = async () => {
       `- (c) is not the target's measure, kept for comparison with earlier runs: start → \`true\` → teardown, ${ratio(c.ratio)}. A proctor bubblewrap sandbox is a namespace that lives for the rollout (so a command's background processes and /tmp outlast it, as in a container, and the interceptor relay has one network namespace to listen in); opening one, entering it for \`true\` and tearing it down is three process starts where the bare spawn is one. Each later command costs one \`nsenter\` (c′): ${ratio(summarize(bwrapExecs).ratio)} a bare \`bwrap\` spawn.`,
       `- (e) ${harbor.tasks} oracle tasks at concurrency ${harbor.concurrency} ≤ ${HARBOR_TARGET}× the bare client's wall time (median): ${ratio(e.ratio)} — ${verdict(e.ratio <= HARBOR_TARGET)}.`,
       "",
+      "Where proctor's time goes beyond the bare tools':",
+      "",
+      "- (c0): proctor binds the host's top-level entries one by one, read-only (each bind copies the mounts below it, Docker's container mounts under `/var` among them), where the bare spawn binds `/` once; it then waits for the sandbox's first process to say it is ready (bwrap's `--info-fd` and `--json-status-fd` name the child before its mounts exist, so they cannot say it). One `--ro-bind / /` cannot stand in: bwrap could then make no mount point (`/app`, `/logs`) in a read-only root, and proctor could not copy `/tests` and `/solution` into it.",
+      "- (e): per task proctor makes one archive upload more than the bare client (`/logs` and the instruction as the sandbox opens; the bare client folds `/logs/verifier` into its solution upload and writes no instruction), and as a process it also starts the CLI, journals results, steps and traces, and draws progress: the CPU column shows that share.",
+      "",
     ].join("\n")
     publishSection(SECTION, section)
   } finally {
