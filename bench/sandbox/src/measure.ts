@@ -8,10 +8,19 @@ export interface Pairs {
   readonly bareMs: Array<number>
 }
 
+/** What a run returns when only a part of it counts (a sandbox's start, not its teardown). */
+export interface PartTime {
+  readonly partMs: number
+}
+
+const isPartTime = (value: unknown): value is PartTime =>
+  typeof value === "object" && value !== null && typeof (value as PartTime).partMs === "number"
+
+/** Times `run`: its whole length, or the part it says counted. */
 export const timeIt = async (run: () => Promise<unknown>): Promise<number> => {
   const started = performance.now()
-  await run()
-  return performance.now() - started
+  const result = await run()
+  return isPartTime(result) ? result.partMs : performance.now() - started
 }
 
 /** `pairs` pairs after `warmup` unrecorded ones, the order swapped every pair so drift hits both sides alike. */

@@ -6,6 +6,7 @@ import {
   type ReportConfig,
   type ReportWriteError,
   ResultTable,
+  type RowKind,
   writeOutputJson,
   writeOutputTxt,
 } from "@proctor/report"
@@ -46,10 +47,12 @@ const terminalTable = (
   attempts: number,
   full: boolean,
   passThreshold: number,
+  rowKind: RowKind,
 ): string => {
   const table = new ResultTable({
     attempts,
     passThreshold,
+    rowKind,
     hideEmptyColumns: true,
     numbers: "human",
     ...(full ? {} : { rows: COMPACT_ROWS }),
@@ -95,6 +98,9 @@ export const printResults = <E>(input: PrintResultsInput<E>): Effect.Effect<void
       ...(input.tracesDir === null ? [] : [`traces: ${input.tracesDir}`]),
     ]
     io.stdout.write(`${formatSummaryText(summary)}\n\n`)
-    io.stdout.write(`${terminalTable(results(), input.attempts, options.table === "full", summary.pass_threshold)}\n\n`)
+    // An agent run (`--tasks`) names its rows by task, with each one's stop reason and turns.
+    const rowKind: RowKind = typeof config.tasks === "string" ? "tasks" : "seeds"
+    const table = terminalTable(results(), input.attempts, options.table === "full", summary.pass_threshold, rowKind)
+    io.stdout.write(`${table}\n\n`)
     io.stdout.write(`${paths.join("\n")}\n`)
   }).pipe(Effect.withSpan("cli.printResults"))

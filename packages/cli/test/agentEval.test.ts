@@ -89,6 +89,10 @@ describe("proctor eval --tasks", () => {
     })
     // Every turn's model call went through the interceptor: 2 + 2 + 2 + 4 + 2.
     expect(nonEmptyLines(join(runDir, "model_calls.jsonl"))).toHaveLength(12)
+    // The terminal's table names each row by its task, with why the agent stopped and after how many turns.
+    expect(result.stdout).toMatch(/^task +\| stop_reason +\| turns +\| score /m)
+    expect(result.stdout).toMatch(/^find-the-secret +\| max_turns +\| 4 +\| 0 /m)
+    expect(result.stdout).toMatch(/^hello-file +\| model_ended +\| 2 +\| 1 /m)
   })
 
   it("resumes an agent run: only the missing tasks run, each key once", async () => {

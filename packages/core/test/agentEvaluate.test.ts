@@ -34,6 +34,7 @@ const tempDirRuntime = (root: string) => {
   const runtime: SandboxRuntimeService = {
     name: "local",
     isolated: false,
+    enforcesStorage: false,
     prepare: () => Effect.void,
     prune: () => Effect.succeed(0),
     open: (spec) =>

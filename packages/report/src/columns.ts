@@ -9,9 +9,29 @@ export type NumberStyle = "synth-ai" | "human"
 
 const NUMERIC_HEADERS = ["score", "reward_mean", "outcome", "events", "latency_ms", "verifier", "tokens", "cost_usd"]
 
-/** synth-ai's results columns, with `attempt` after `seed` when a run makes several attempts per seed. */
-export const tableHeaders = (withAttempt: boolean): ReadonlyArray<string> =>
-  withAttempt ? ["seed", "attempt", ...NUMERIC_HEADERS, "error"] : ["seed", ...NUMERIC_HEADERS, "error"]
+/**
+ * Which rows a table holds: a task app's seeds (synth-ai's columns), or an agent run's tasks, where each row is
+ * named by its task and says why the agent stopped and after how many turns.
+ */
+export type RowKind = "seeds" | "tasks"
+
+const AGENT_HEADERS = ["stop_reason", "turns"]
+
+/**
+ * synth-ai's results columns, with `attempt` after `seed` when a run makes several attempts per seed; for tasks,
+ * `task` instead of `seed`, then `stop_reason` and `turns`.
+ */
+export const tableHeaders = (withAttempt: boolean, kind: RowKind = "seeds"): ReadonlyArray<string> => [
+  kind === "tasks" ? "task" : "seed",
+  ...(withAttempt ? ["attempt"] : []),
+  ...(kind === "tasks" ? AGENT_HEADERS : []),
+  ...NUMERIC_HEADERS,
+  "error",
+]
+
+/** How many columns come before the numeric ones. */
+export const leadingColumns = (withAttempt: boolean, kind: RowKind = "seeds"): number =>
+  1 + (withAttempt ? 1 : 0) + (kind === "tasks" ? AGENT_HEADERS.length : 0)
 
 const numberCell = (field: NumericResultField, value: number | null, style: NumberStyle): string =>
   style === "human" && field === "cost_usd" ? formatSignificant(value) : formatNumber(value)
@@ -20,9 +40,11 @@ export const resultCells = (
   result: EvalResult,
   withAttempt: boolean,
   style: NumberStyle = "synth-ai",
+  kind: RowKind = "seeds",
 ): ReadonlyArray<string> => {
-  const cells = [String(result.seed)]
+  const cells = [String(kind === "tasks" ? (result.task_id ?? result.seed) : result.seed)]
   if (withAttempt) cells.push(String(result.attempt))
+  if (kind === "tasks") cells.push(result.stop_reason ?? "-", result.turns === undefined ? "-" : String(result.turns))
   for (const field of NUMERIC_RESULT_FIELDS) cells.push(numberCell(field, result[field], style))
   cells.push(errorCell(result.error, result.status === "error" ? result.error_kind : null))
   return cells
@@ -36,7 +58,14 @@ export class ColumnAverages {
   private readonly sums = new Float64Array(NUMERIC_RESULT_FIELDS.length)
   private readonly counts = new Float64Array(NUMERIC_RESULT_FIELDS.length)
 
+  private turnSum = 0
+  private turnCount = 0
+
   add(result: EvalResult): void {
+    if (result.turns !== undefined && Number.isFinite(result.turns)) {
+      this.turnSum += result.turns
+      this.turnCount++
+    }
     for (let i = 0; i < NUMERIC_RESULT_FIELDS.length; i++) {
       const value = result[NUMERIC_RESULT_FIELDS[i]!]
       if (value !== null && Number.isFinite(value)) {
@@ -51,8 +80,11 @@ export class ColumnAverages {
     return this.counts[index]! > 0
   }
 
-  cells(withAttempt: boolean, style: NumberStyle = "synth-ai"): ReadonlyArray<string> {
+  cells(withAttempt: boolean, style: NumberStyle = "synth-ai", kind: RowKind = "seeds"): ReadonlyArray<string> {
     const cells = withAttempt ? ["avg", "-"] : ["avg"]
+    if (kind === "tasks") {
+      cells.push("-", this.turnCount > 0 ? formatNumber(this.turnSum / this.turnCount) : "-")
+    }
     NUMERIC_RESULT_FIELDS.forEach((field, i) => {
       const count = this.counts[i]!
       const mean = count > 0 ? this.sums[i]! / count : null

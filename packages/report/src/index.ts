@@ -1,3 +1,4 @@
+export type { RowKind } from "./columns.js"
 export * from "./compare.js"
 export * from "./compareText.js"
 export * from "./exports/csv.js"

@@ -1,5 +1,5 @@
 import type { EvalResult } from "@proctor/core"
-import { ColumnAverages, type NumberStyle, resultCells, tableHeaders } from "./columns.js"
+import { ColumnAverages, leadingColumns, type NumberStyle, type RowKind, resultCells, tableHeaders } from "./columns.js"
 import { fitWidths, moreRows, renderRow, renderSeparator } from "./textLayout.js"
 
 /** Which rows a table shows: the first and the last ones, and failures (errors and wrong answers) up to a cap. */
@@ -22,6 +22,8 @@ export interface TableOptions {
   readonly numbers?: NumberStyle
   /** A scored row below this is a wrong answer, a failure like an error (the run's `pass_threshold`, default 1). */
   readonly passThreshold?: number
+  /** `tasks` for an agent run (`--tasks`): rows named by task, with their stop reason and turns. */
+  readonly rowKind?: RowKind
 }
 
 interface KeptRow {
@@ -44,6 +46,7 @@ export class ResultTable {
   private readonly hideEmptyColumns: boolean
   private readonly numbers: NumberStyle
   private readonly passThreshold: number
+  private readonly kind: RowKind
   private readonly allHeaders: ReadonlyArray<string>
   private readonly head: Array<KeptRow> = []
   private readonly failures: Array<KeptRow> = []
@@ -59,7 +62,8 @@ export class ResultTable {
     this.hideEmptyColumns = options.hideEmptyColumns === true
     this.numbers = options.numbers ?? "synth-ai"
     this.passThreshold = options.passThreshold ?? 1
-    this.allHeaders = tableHeaders(this.withAttempt)
+    this.kind = options.rowKind ?? "seeds"
+    this.allHeaders = tableHeaders(this.withAttempt, this.kind)
   }
 
   add(result: EvalResult): void {
@@ -68,7 +72,11 @@ export class ResultTable {
     const failure = isFailure(result, this.passThreshold)
     if (failure) this.failureCount++
     if (result.status === "error" || result.error !== null) this.anyErrorText = true
-    const keep = (): KeptRow => ({ index, failure, cells: resultCells(result, this.withAttempt, this.numbers) })
+    const keep = (): KeptRow => ({
+      index,
+      failure,
+      cells: resultCells(result, this.withAttempt, this.numbers, this.kind),
+    })
     const selection = this.selection
     if (selection === null || index < selection.first) {
       this.head.push(keep())
@@ -99,7 +107,7 @@ export class ResultTable {
   }
 
   get averageRow(): ReadonlyArray<string> {
-    return this.visible(this.averages.cells(this.withAttempt, this.numbers))
+    return this.visible(this.averages.cells(this.withAttempt, this.numbers, this.kind))
   }
 
   get totalRows(): number {
@@ -144,7 +152,7 @@ export class ResultTable {
   }
 
   private columnShown(): ReadonlyArray<boolean> {
-    const numericFrom = this.withAttempt ? 2 : 1
+    const numericFrom = leadingColumns(this.withAttempt, this.kind)
     const errorColumn = this.allHeaders.length - 1
     return this.allHeaders.map((_, i) => {
       if (!this.hideEmptyColumns || i < numericFrom) return true

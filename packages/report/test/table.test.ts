@@ -22,6 +22,23 @@ describe("formatTable", () => {
     )
   })
 
+  it("names an agent run's rows by task, with each one's stop reason and turns", () => {
+    const table = new ResultTable({ rowKind: "tasks", hideEmptyColumns: true, numbers: "human" })
+    table.add(result({ seed: 0, task_id: "find-the-secret", score: 0, stop_reason: "max_turns", turns: 10 }))
+    table.add(result({ seed: 1, task_id: "hello-file", score: 1, stop_reason: "model_ended", turns: 2 }))
+    table.add(result({ seed: 2, task_id: "memory-hog", status: "error", error_kind: "verifier", error: "no reward" }))
+    expect(table.toText()).toBe(
+      [
+        "task            | stop_reason | turns | score | error    ",
+        "----------------+-------------+-------+-------+----------",
+        "find-the-secret | max_turns   | 10    | 0     | -        ",
+        "hello-file      | model_ended | 2     | 1     | -        ",
+        "memory-hog      | -           | -     | -     | no reward",
+        "avg             | -           | 6     | 0.5   | -        ",
+      ].join("\n"),
+    )
+  })
+
   it("caps the rows shown but averages over all of them", () => {
     const results = Array.from({ length: 1000 }, (_, seed) => result({ seed, score: seed < 2 ? 0 : 1 }))
     const lines = formatTable(results, { rows: { first: 2, last: 0, failures: 0 } }).split("\n")

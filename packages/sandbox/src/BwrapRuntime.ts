@@ -31,6 +31,8 @@ const make = (options: BwrapRuntimeOptions = {}): Effect.Effect<SandboxRuntimeSe
     const service: SandboxRuntimeService = {
       name: "bwrap",
       isolated: true,
+      // Every writable directory is a tmpfs of `storageMb`.
+      enforcesStorage: true,
       prepare: () => Effect.void,
       open: Effect.fn("BwrapRuntime.open")(function* (spec: SandboxSpec) {
         return yield* openBwrapSandbox(config, spec)

@@ -2,7 +2,7 @@ import { SandboxError, SandboxRuntime, type SandboxRuntimeService, type SandboxS
 import { Effect, Layer, type Scope } from "effect"
 import { causeMessage } from "./internal/causeMessage.js"
 import { DockerApi } from "./internal/DockerApi.js"
-import { dockerCall } from "./internal/dockerErrors.js"
+import { dockerCall, imageMissing } from "./internal/dockerErrors.js"
 import { makeDockerImages } from "./internal/dockerImages.js"
 import { LABEL_RUN, LABEL_SANDBOX, openDockerSandbox, removeContainer } from "./internal/dockerSandbox.js"
 
@@ -35,8 +35,13 @@ const make = (options: DockerRuntimeOptions = {}): Effect.Effect<SandboxRuntimeS
     const images = makeDockerImages(docker)
 
     const open = Effect.fn("DockerRuntime.open")(function* (spec: SandboxSpec) {
-      const image = yield* images.resolve(spec.image)
-      return yield* openDockerSandbox(docker, spec, image)
+      const image = yield* images.remembered(spec.image)
+      return yield* openDockerSandbox(docker, spec, image).pipe(
+        // Removed since it was found: the next open looks it up (or builds it) again.
+        Effect.tapError((error) =>
+          imageMissing(error.cause) ? Effect.sync(() => images.forget(spec.image)) : Effect.void,
+        ),
+      )
     })
 
     const prune = Effect.fn("DockerRuntime.prune")(function* (runId?: string) {
@@ -57,6 +62,9 @@ const make = (options: DockerRuntimeOptions = {}): Effect.Effect<SandboxRuntimeS
     const service: SandboxRuntimeService = {
       name: "docker",
       isolated: true,
+      // A container's writable layer can be capped (`StorageOpt.size`) only on overlay2 over xfs with project
+      // quotas; proctor does not ask for it.
+      enforcesStorage: false,
       prepare: (image) => Effect.asVoid(images.resolve(image)),
       open,
       prune,

@@ -1,8 +1,10 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
 import { BwrapRuntime } from "../src/index.js"
-import { describeRuntime } from "./sandboxContract.js"
+import { describeRuntime, newRunId } from "./sandboxContract.js"
 
 // The tests' own registry: their sandboxes are recorded there and nowhere else.
 const registryRoot = mkdtempSync(join(tmpdir(), "proctor-bwrap-test-"))
@@ -47,4 +49,25 @@ describeRuntime({
     const found = records(runId).find(({ dir }) => dir.endsWith(sandboxId))
     if (found?.record) process.kill(found.record.childPid, "SIGKILL")
   },
+})
+
+describe("bwrap: storage", () => {
+  it.live("a write past storageMb fails in the workdir, the mounts and /tmp, and the sandbox goes on", () =>
+    Effect.gen(function* () {
+      const runtime = yield* BwrapRuntime.make({ registryRoot })
+      const sandbox = yield* runtime.open({
+        image: { _tag: "Named", name: "ignored" },
+        workdir: "/app",
+        mounts: ["/logs/verifier"],
+        limits: { storageMb: 2 },
+        labels: { runId: newRunId(), rolloutId: "r0" },
+      })
+      for (const dir of ["/app", "/logs/verifier", "/tmp"]) {
+        const write = yield* sandbox.exec(["dd", "if=/dev/zero", `of=${dir}/big`, "bs=1024", "count=4096"])
+        expect(write.exitCode, dir).not.toBe(0)
+        expect(write.stderr).toMatch(/No space left on device/)
+      }
+      expect((yield* sandbox.exec("rm /app/big && echo 1 > /app/small && cat /app/small")).stdout).toBe("1\n")
+    }).pipe(Effect.scoped),
+  )
 })

@@ -31,11 +31,13 @@ export const harborTaskSeeds = (tasksPath: string): Either.Either<ReadonlyArray<
     onRight: (dirs) => dirs.map((_, index) => index),
   })
 
-/** The first line of an agent run: which runtime, and that `local` isolates nothing. */
+/** The first line of an agent run: which runtime, that `local` isolates nothing, and a storage limit not held. */
 export const runtimeLine = (runtime: SandboxRuntimeService): string =>
-  runtime.isolated
-    ? `sandbox: ${runtime.name}`
-    : `sandbox: ${runtime.name} — no isolation: the agent's commands run as this user on this machine`
+  !runtime.isolated
+    ? `sandbox: ${runtime.name} — no isolation: the agent's commands run as this user on this machine`
+    : runtime.enforcesStorage
+      ? `sandbox: ${runtime.name}`
+      : `sandbox: ${runtime.name} — tasks' storage_mb is not enforced on this runtime`
 
 export interface HarborRun {
   readonly tasks: ReadonlyArray<HarborTask>

@@ -18,7 +18,7 @@ import { agentLimitsOf } from "./AgentLimits.js"
 import type { HarborTask } from "./HarborTask.js"
 import { commandRecord } from "./internal/commandRecord.js"
 import { emitting } from "./internal/emitting.js"
-import { makeDirsLine, runScriptLine } from "./internal/scriptLine.js"
+import { runScriptLine } from "./internal/scriptLine.js"
 
 /** Harbor's paths inside a sandbox. */
 export const HARBOR_PATHS = {
@@ -130,13 +130,13 @@ export const makeHarborTaskSolver = (options: HarborTaskSolverOptions): SolverSe
         const sandbox = yield* runtime.open({
           image: imageOf(task),
           workdir: HARBOR_PATHS.workdir,
+          // Made by the runtime as it opens (Docker: one archive upload), not by a command and a write: an exec
+          // costs the daemon a process start, an upload an unpacking.
+          mounts: [HARBOR_PATHS.agentLogs, HARBOR_PATHS.verifierLogs],
+          files: { [`${HARBOR_PATHS.agentLogs}/instruction.md`]: task.instruction },
           limits: { cpus: environment.cpus, memoryMb: environment.memory_mb, storageMb: environment.storage_mb },
           labels: { runId: rolloutTask.runId, rolloutId: rolloutTask.rolloutId },
         })
-        yield* Effect.zipRight(
-          sandbox.exec(makeDirsLine([HARBOR_PATHS.agentLogs, HARBOR_PATHS.verifierLogs])),
-          sandbox.writeFile(`${HARBOR_PATHS.agentLogs}/instruction.md`, task.instruction),
-        )
         rolloutTask.limits?.resume()
 
         // The agent's working time: its own timer, started after setup and stopped before grading.
@@ -184,10 +184,12 @@ export const makeHarborTaskSolver = (options: HarborTaskSolverOptions): SolverSe
             `${task.id}: tests/test.sh did not finish within ${Math.round(limits.verifierTimeoutMs / 1000)} s`,
           )
         }
-        const [text, json] = yield* Effect.all([
-          Effect.map(sandbox.readFile(`${HARBOR_PATHS.verifierLogs}/reward.txt`), textOf),
-          Effect.map(sandbox.readFile(`${HARBOR_PATHS.verifierLogs}/reward.json`), textOf),
-        ])
+        const text = textOf(yield* sandbox.readFile(`${HARBOR_PATHS.verifierLogs}/reward.txt`))
+        // reward.json counts only without a reward.txt (or an empty one): it is read only then.
+        const json =
+          text === null || text.trim() === ""
+            ? textOf(yield* sandbox.readFile(`${HARBOR_PATHS.verifierLogs}/reward.json`))
+            : null
         const reward = readReward(text, json)
         if (reward === null) {
           return yield* verifierFailure(

@@ -72,10 +72,21 @@ const openLocal = (spec: SandboxSpec) =>
     })
     const resolve = (path: string, base: string) => join(root, isAbsolute(path) ? path : join(base, path))
     const workdir = spec.workdir ?? "/app"
-    yield* Effect.tryPromise({
-      try: () => mkdir(resolve(workdir, "/"), { recursive: true }),
-      catch: failure("StartFailed", `cannot create ${workdir} in the local sandbox`),
-    })
+    for (const path of [workdir, ...(spec.mounts ?? [])]) {
+      yield* Effect.tryPromise({
+        try: () => mkdir(resolve(path, workdir), { recursive: true }),
+        catch: failure("StartFailed", `cannot create ${path} in the local sandbox`),
+      })
+    }
+    for (const [path, content] of Object.entries(spec.files ?? {})) {
+      yield* Effect.tryPromise({
+        try: async () => {
+          await mkdir(dirname(resolve(path, workdir)), { recursive: true })
+          await writeFile(resolve(path, workdir), content)
+        },
+        catch: failure("StartFailed", `cannot write ${path} in the local sandbox`),
+      })
+    }
     const live = new Set<number>()
     // Teardown always happens: every process group still running is killed, then the directory goes.
     yield* Effect.addFinalizer(() =>
@@ -208,6 +219,7 @@ const pruneLocal = (runId?: string) =>
 export const makeLocalRuntime = (): SandboxRuntimeService => ({
   name: "local",
   isolated: false,
+  enforcesStorage: false,
   prepare: () => Effect.void,
   open: (spec) => openLocal(spec).pipe(Effect.withSpan("LocalRuntime.open")),
   prune: pruneLocal,

@@ -67,6 +67,7 @@ export interface SandboxLimits {
   readonly cpus?: number | undefined
   readonly memoryMb?: number | undefined
   readonly pids?: number | undefined
+  /** Held where the runtime can (`enforcesStorage`): bubblewrap, as the size of each writable tmpfs. */
   readonly storageMb?: number | undefined
 }
 
@@ -84,6 +85,11 @@ export interface SandboxSpec {
    * each is a fresh directory of the sandbox's own bound there.
    */
   readonly mounts?: ReadonlyArray<string> | undefined
+  /**
+   * Files written as the sandbox opens, by absolute path (parents created): in the same step as `mounts` (Docker:
+   * one archive upload), where a `writeFile` after opening costs a call of its own.
+   */
+  readonly files?: Readonly<Record<string, string>> | undefined
   /** Unset limits take the runtime's defaults (`DEFAULT_SANDBOX_LIMITS`): memory and pids are always bounded. */
   readonly limits?: SandboxLimits | undefined
   /**
@@ -117,6 +123,8 @@ export interface SandboxRuntimeService {
   readonly name: SandboxRuntimeName
   /** False only for `local`: a run on it says so on its first line. */
   readonly isolated: boolean
+  /** Whether `limits.storageMb` is held; a run on a runtime that cannot says so on its first line. */
+  readonly enforcesStorage: boolean
   /** Builds or checks an image ahead of the rollouts that use it (a run builds each task's image once). */
   readonly prepare: (image: SandboxImage) => Effect.Effect<void, SandboxError>
   /** A sandbox for one rollout, torn down when the scope closes (success, failure, timeout or interrupt). */

@@ -52,12 +52,18 @@ const kill = (pid: number): void => {
 /**
  * Ends everything of one sandbox: its processes (the sandbox's first process is its pid namespace's init, and the
  * kernel kills every process of the namespace with it), whatever else sits in its cgroups (the nsenter and sh
- * that started commands, outside the namespace), the cgroups, and its directory.
+ * that started commands, outside the namespace), the cgroups, and its directory. `exited` (bwrap's end, when this
+ * process started it) is awaited, so nothing of the namespace is left when this resolves.
  */
-export const destroySandbox = async (dir: string, record: BwrapRecord | null = readRecord(dir)): Promise<void> => {
+export const destroySandbox = async (
+  dir: string,
+  record: BwrapRecord | null = readRecord(dir),
+  exited?: Promise<void>,
+): Promise<void> => {
   if (record !== null) {
     killIfSame(record.childPid, record.childStart)
     killIfSame(record.bwrapPid, record.bwrapStart)
+    await exited
     // A cgroup can only be removed once its last process is gone (reaped by its parent); wait for that.
     for (let attempt = 0; attempt < 2000; attempt++) {
       const left = cgroupPids(record.cgroups)

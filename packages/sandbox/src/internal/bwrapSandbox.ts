@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process"
-import { lstatSync, readdirSync, readlinkSync } from "node:fs"
+import { lstatSync, mkdirSync, readdirSync, readlinkSync } from "node:fs"
 import { cp, mkdir, readFile, readlink, rm, writeFile } from "node:fs/promises"
 import { constants } from "node:os"
 import { dirname, join } from "node:path"
@@ -15,7 +15,7 @@ import { Effect } from "effect"
 import { type BwrapRecord, destroySandbox, sandboxDir, writeRecord } from "./bwrapRegistry.js"
 import { CommandOutput } from "./CommandOutput.js"
 import { causeMessage } from "./causeMessage.js"
-import { createSandboxCgroups } from "./cgroups.js"
+import { createSandboxCgroups, sandboxCgroupDirs } from "./cgroups.js"
 import { startInterceptorRelay } from "./interceptorRelay.js"
 import { killProcessTree, processAlive, processStartTime } from "./processTree.js"
 import { absoluteIn, argvOf, type EffectiveLimits, effectiveLimits, newSandboxId } from "./sandboxPaths.js"
@@ -33,16 +33,28 @@ const MIB = 1024 * 1024
 
 /** Host directories a sandbox never sees: the sandbox gets empty ones of its own there (homes hold credentials). */
 const HIDDEN = new Set(["proc", "dev", "tmp", "run", "root", "home", "sys"])
+const EMPTY_DIRS = ["/tmp", "/run", "/root", "/home"]
 
-/** The host's root read-only, entry by entry: bwrap can then make mount points (`/app`, `/logs`) in its own root. */
-const hostRootArgs = (): Array<string> =>
-  readdirSync("/").flatMap((name) => {
+/**
+ * The host's root read-only, entry by entry: bwrap's own root is then a tmpfs, where it can make mount points
+ * (`/app`, `/logs`) that a single `--ro-bind / /` would refuse. Read once per process: the host's top level
+ * does not change under a run.
+ */
+let hostRoot: Array<string> | undefined
+const hostRootArgs = (): Array<string> => {
+  hostRoot ??= readdirSync("/").flatMap((name) => {
     if (HIDDEN.has(name)) return []
     const path = `/${name}`
     const stat = lstatSync(path, { throwIfNoEntry: false })
     if (stat === undefined) return []
     return stat.isSymbolicLink() ? ["--symlink", readlinkSync(path), path] : ["--ro-bind", path, path]
   })
+  return hostRoot
+}
+
+/** A writable directory of the sandbox's own: a tmpfs, as large as the storage limit when there is one. */
+const tmpfsArgs = (path: string, storageMb: number | undefined): Array<string> =>
+  storageMb === undefined ? ["--tmpfs", path] : ["--size", String(storageMb * MIB), "--tmpfs", path]
 
 /**
  * Commands run as root, so RLIMIT_NPROC would not bind them: without cgroups only the address space and the
@@ -85,12 +97,21 @@ export const openBwrapSandbox = (config: BwrapConfig, spec: SandboxSpec) =>
             cause,
           }),
       }),
-      ({ record }) => Effect.promise(() => destroySandbox(dir, record)),
+      ({ record, exited }) => Effect.promise(() => destroySandbox(dir, record, exited)),
     )
     if (spec.network !== undefined) yield* startInterceptorRelay(started.record.childPid, spec.network.interceptor)
-    return makeBwrapHandle(id, started.record, started.workdir, started.enterUser, spec, limits)
+    const handle = makeBwrapHandle(id, started.record, started.workdir, started.enterUser, spec, limits)
+    for (const [path, content] of Object.entries(spec.files ?? {})) yield* handle.writeFile(path, content)
+    return handle
   })
 
+/**
+ * Starts the namespace: one `bwrap` whose command says `ready` once the sandbox is set up and then waits on its
+ * stdin (a pipe proctor holds: a second lifeline beside `--die-with-parent`). The cgroups are made while bwrap
+ * sets up, not before: only commands join them (see `exec`), the namespace's idle first processes need not.
+ * Every writable directory (workdir, `mounts`, /tmp, /run, /root, /home) is a tmpfs of the sandbox's own, as
+ * large as `storageMb`; it goes with the namespace, and what is written there is charged to the writer's cgroup.
+ */
 const startNamespace = async (
   config: BwrapConfig,
   spec: SandboxSpec,
@@ -98,29 +119,25 @@ const startNamespace = async (
   dir: string,
   limits: EffectiveLimits,
 ) => {
-  await mkdir(join(dir, "work"), { recursive: true })
+  const storageMb = spec.limits?.storageMb
+  // The default workdir's mount point exists on the host too, wherever the registry lives.
+  mkdirSync(join(dir, "work"), { recursive: true })
   const workdir = spec.workdir ?? join(dir, "work")
-  const binds = [["--bind", join(dir, "work"), workdir]]
-  for (const [index, path] of (spec.mounts ?? []).entries()) {
-    const host = join(dir, `mount-${index}`)
-    await mkdir(host)
-    binds.push(["--bind", host, absoluteIn(workdir, path)])
-  }
-  let cgroups: Array<string> = []
-  try {
-    cgroups = config.useCgroups ? createSandboxCgroups(spec.labels.runId, id, limits) : []
-    // Written before bwrap starts: a kill -9 right after still leaves the cgroups and directory to prune.
-    writeRecord(dir, { bwrapPid: 0, bwrapStart: null, childPid: 0, childStart: null, cgroups })
-    const argv = inCgroups(cgroups, [
-      ...(config.useCgroups ? [] : rlimitArgs(limits)),
-      "bwrap",
+  const cgroups = config.useCgroups ? sandboxCgroupDirs(spec.labels.runId, id, limits) : []
+  // Written before anything exists: a kill -9 from here on leaves the cgroups and the directory to prune (the
+  // namespace itself dies with proctor).
+  writeRecord(dir, { bwrapPid: 0, bwrapStart: null, childPid: 0, childStart: null, cgroups })
+  const child = spawn(
+    "bwrap",
+    [
       ...hostRootArgs(),
       "--dev",
       "/dev",
       "--proc",
       "/proc",
-      ...["/tmp", "/run", "/root", "/home"].flatMap((path) => ["--tmpfs", path]),
-      ...binds.flat(),
+      ...EMPTY_DIRS.flatMap((path) => tmpfsArgs(path, storageMb)),
+      ...tmpfsArgs(workdir, storageMb),
+      ...(spec.mounts ?? []).flatMap((path) => tmpfsArgs(absoluteIn(workdir, path), storageMb)),
       "--unshare-all",
       "--die-with-parent",
       "--new-session",
@@ -132,13 +149,20 @@ const startNamespace = async (
       // Its line says the sandbox is set up: bwrap names its child before the child has its mounts and root.
       "/bin/sh",
       "-c",
-      "echo ready; exec sleep infinity",
-    ])
-    const child = spawn(argv[0] as string, argv.slice(1), {
-      stdio: ["ignore", "pipe", "pipe", "pipe"],
-      env: { PATH: DEFAULT_PATH },
-    })
-    const childPid = await readChildPid(child)
+      "echo ready; read -r _",
+    ],
+    { stdio: ["pipe", "pipe", "pipe", "pipe"], env: { PATH: DEFAULT_PATH } },
+  )
+  // Its end, by exit or by failing to start at all.
+  const exited = new Promise<void>((resolve) => {
+    child.once("exit", () => resolve())
+    child.once("error", () => resolve())
+  })
+  try {
+    const ready = readChildPid(child)
+    // Made while bwrap sets the namespace up.
+    createSandboxCgroups(cgroups, limits)
+    const childPid = await ready
     const record: BwrapRecord = {
       bwrapPid: child.pid ?? 0,
       bwrapStart: processStartTime(child.pid ?? 0),
@@ -148,12 +172,28 @@ const startNamespace = async (
     }
     writeRecord(dir, record)
     // As root bwrap makes no user namespace of its own unless it can; commands enter whichever it made.
-    const enterUser = (await readlink(`/proc/${childPid}/ns/user`)) !== (await readlink("/proc/self/ns/user"))
-    return { record, workdir, enterUser }
+    const enterUser = (await readlink(`/proc/${childPid}/ns/user`)) !== ownUserNamespaceOnce()
+    return { record, workdir, enterUser, exited }
   } catch (cause) {
-    await destroySandbox(dir, { bwrapPid: 0, bwrapStart: null, childPid: 0, childStart: null, cgroups })
+    await destroySandbox(
+      dir,
+      {
+        bwrapPid: child.pid ?? 0,
+        bwrapStart: processStartTime(child.pid ?? 0),
+        childPid: 0,
+        childStart: null,
+        cgroups,
+      },
+      exited,
+    )
     throw cause
   }
+}
+
+let ownUserNamespace: string | undefined
+const ownUserNamespaceOnce = (): string => {
+  ownUserNamespace ??= readlinkSync("/proc/self/ns/user")
+  return ownUserNamespace
 }
 
 /**

@@ -11,6 +11,10 @@ export const containerGone = (cause: unknown): boolean =>
   ((cause.status === 404 && /no such container/i.test(cause.message)) ||
     (cause.status === 409 && /is not running|is paused|removal .*in progress|is restarting/i.test(cause.message)))
 
+/** The daemon has no such image (removed while the runtime remembered it). */
+export const imageMissing = (cause: unknown): boolean =>
+  cause instanceof DockerApiError && cause.status === 404 && /no such image/i.test(cause.message)
+
 export const sandboxError = (reason: Reason, what: string) => (cause: unknown) =>
   containerGone(cause)
     ? new SandboxError({ reason: "Died", message: `the container died (${what}): ${causeMessage(cause)}`, cause })

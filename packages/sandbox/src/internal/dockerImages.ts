@@ -7,12 +7,20 @@ import { type DockerApi, readText } from "./DockerApi.js"
 import { dockerCall } from "./dockerErrors.js"
 import { packHostPath } from "./tar.js"
 
+/** One cache key per image a spec can name. */
+const keyOf = (image: SandboxImage): string =>
+  image._tag === "Named" ? `name\0${image.name}` : `context\0${image.context}\0${image.dockerfile ?? "Dockerfile"}`
+
 /**
  * Images by name or built from a Dockerfile context, each once: a context's image is tagged
  * `proctor-env:<content hash>` and not built again while that tag exists (in this process or any later one).
+ * What was found or built is remembered for the runtime's life, so a run's rollouts do not hash the context and
+ * ask the daemon again each time they open a sandbox (`prepare` always looks again); `forget` drops an image the
+ * daemon no longer has.
  */
 export const makeDockerImages = (docker: DockerApi) => {
   const builds = new Map<string, Promise<void>>()
+  const resolved = new Map<string, string>()
 
   const exists = (name: string, signal: AbortSignal) =>
     docker.raw("GET", `/images/${encodeURIComponent(name)}/json`, undefined, {}, signal).then(async (response) => {
@@ -43,8 +51,18 @@ export const makeDockerImages = (docker: DockerApi) => {
     }
   }
 
-  /** The image's name on the daemon, built first when it comes from a Dockerfile not built before. */
-  const resolve = (image: SandboxImage): Effect.Effect<string, SandboxError> => {
+  /** The image's name on the daemon, built first when it comes from a Dockerfile not built before; remembered. */
+  const resolve = (image: SandboxImage): Effect.Effect<string, SandboxError> =>
+    Effect.tap(lookUp(image), (name) => Effect.sync(() => resolved.set(keyOf(image), name)))
+
+  /** What `resolve` last found for `image` (a sandbox's open, after the run's `prepare`), or `resolve` now. */
+  const remembered = (image: SandboxImage): Effect.Effect<string, SandboxError> =>
+    Effect.suspend(() => {
+      const known = resolved.get(keyOf(image))
+      return known === undefined ? resolve(image) : Effect.succeed(known)
+    })
+
+  const lookUp = (image: SandboxImage): Effect.Effect<string, SandboxError> => {
     if (image._tag === "Named") {
       return dockerCall("BuildFailed", `checking image ${image.name}`, (signal) => exists(image.name, signal)).pipe(
         Effect.filterOrFail(
@@ -73,5 +91,5 @@ export const makeDockerImages = (docker: DockerApi) => {
     })
   }
 
-  return { resolve }
+  return { resolve, remembered, forget: (image: SandboxImage) => resolved.delete(keyOf(image)) }
 }

@@ -17,7 +17,7 @@ import { DockerFrameReader } from "./dockerFrames.js"
 import { startInterceptorRelay } from "./interceptorRelay.js"
 import { killProcessTree } from "./processTree.js"
 import { absoluteIn, argvOf, effectiveLimits } from "./sandboxPaths.js"
-import { firstFileOfTar, packHostPath, tarOf, unpackInto } from "./tar.js"
+import { firstFileOfTar, packHostPath, smallTreeTar, tarOf, unpackInto } from "./tar.js"
 
 export const LABEL_SANDBOX = "proctor.sandbox"
 export const LABEL_RUN = "proctor.run"
@@ -73,10 +73,16 @@ export const openDockerSandbox = (docker: DockerApi, spec: SandboxSpec, image: s
       (id) => Effect.promise(() => removeContainer(docker, id)),
     )
     const handle = makeDockerHandle(docker, id, workdir)
-    if ((spec.mounts ?? []).length > 0) {
-      const dirs = (spec.mounts ?? []).map((path) => ({ path: absoluteIn(workdir, path).slice(1), directory: true }))
-      yield* dockerCall("StartFailed", "creating the sandbox's directories", (signal) =>
-        putArchive(docker, id, tarOf(dirs), signal),
+    const entries = [
+      ...(spec.mounts ?? []).map((path) => ({ path: absoluteIn(workdir, path).slice(1), directory: true })),
+      ...Object.entries(spec.files ?? {}).map(([path, content]) => ({
+        path: absoluteIn(workdir, path).slice(1),
+        content: Buffer.from(content),
+      })),
+    ]
+    if (entries.length > 0) {
+      yield* dockerCall("StartFailed", "creating the sandbox's directories and files", (signal) =>
+        putArchive(docker, id, tarOf(entries), signal),
       )
     }
     if (spec.network !== undefined) {
@@ -157,6 +163,8 @@ const makeDockerHandle = (docker: DockerApi, id: string, workdir: string): Sandb
   const copyIn = Effect.fn("DockerSandbox.copyIn")(function* (hostPath: string, sandboxPath: string) {
     const target = absoluteIn(workdir, sandboxPath)
     yield* dockerCall("CopyFailed", `copying ${hostPath} into the sandbox at ${target}`, async (signal) => {
+      const small = smallTreeTar(hostPath, target.slice(1))
+      if (small !== null) return putArchive(docker, id, small, signal)
       const isDirectory = (await stat(hostPath)).isDirectory()
       const tar = packHostPath(hostPath, target.slice(1), isDirectory)
       // A refused upload leaves tar blocked on a full pipe: it goes with the failure.

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process"
-import { basename, dirname } from "node:path"
+import { lstatSync, readdirSync, readFileSync } from "node:fs"
+import { basename, dirname, join } from "node:path"
 import type { Readable } from "node:stream"
 
 /**
@@ -11,24 +12,27 @@ export interface TarEntry {
   readonly path: string
   readonly content?: Uint8Array | undefined
   readonly directory?: boolean | undefined
+  /** Permission bits; default 0755 for a directory, 0644 for a file. */
+  readonly mode?: number | undefined
 }
 
 export const tarOf = (entries: ReadonlyArray<TarEntry>): Buffer => {
   const blocks: Array<Buffer> = []
   for (const entry of entries) {
     const body = entry.directory ? Buffer.alloc(0) : Buffer.from(entry.content ?? new Uint8Array())
-    blocks.push(header(entry.directory ? `${entry.path}/` : entry.path, body.length, entry.directory === true))
+    const mode = entry.mode ?? (entry.directory ? 0o755 : 0o644)
+    blocks.push(header(entry.directory ? `${entry.path}/` : entry.path, body.length, entry.directory === true, mode))
     blocks.push(body, Buffer.alloc((512 - (body.length % 512)) % 512))
   }
   blocks.push(Buffer.alloc(1024))
   return Buffer.concat(blocks)
 }
 
-const header = (path: string, size: number, directory: boolean): Buffer => {
+const header = (path: string, size: number, directory: boolean, mode: number): Buffer => {
   const { name, prefix } = splitName(path)
   const block = Buffer.alloc(512)
   block.write(name, 0, 100, "utf8")
-  block.write(octal(directory ? 0o755 : 0o644, 8), 100)
+  block.write(octal(mode, 8), 100)
   block.write(octal(0, 8), 108)
   block.write(octal(0, 8), 116)
   block.write(octal(size, 12), 124)
@@ -96,6 +100,40 @@ const runTar = (args: ReadonlyArray<string>, input: Readable | null) => {
     child.once("close", (code) => (code === 0 ? resolve() : reject(new Error(`tar exited ${code}: ${stderr.trim()}`))))
   })
   return { stdout: child.stdout, done, kill: () => child.kill("SIGKILL") }
+}
+
+/** What is packed in memory (`smallTreeTar`); anything larger, or with links or devices, goes through GNU tar. */
+const SMALL_TREE = { bytes: 1024 * 1024, entries: 256 }
+
+/**
+ * A host file or directory of regular files only, up to `SMALL_TREE`, as an archive built in memory (entries
+ * under `archivePath`, permission bits kept); null when it is anything else. A task's `tests/` or `solution/`
+ * then costs no `tar` process.
+ */
+export const smallTreeTar = (hostPath: string, archivePath: string): Buffer | null => {
+  const entries: Array<TarEntry> = []
+  let bytes = 0
+  const walk = (host: string, path: string): boolean => {
+    const stat = lstatSync(host)
+    if (entries.length >= SMALL_TREE.entries || Buffer.byteLength(path) > 255) return false
+    if (stat.isDirectory()) {
+      entries.push({ path, directory: true, mode: stat.mode & 0o7777 })
+      return readdirSync(host)
+        .sort()
+        .every((name) => walk(join(host, name), `${path}/${name}`))
+    }
+    if (!stat.isFile()) return false
+    bytes += stat.size
+    if (bytes > SMALL_TREE.bytes) return false
+    entries.push({ path, content: readFileSync(host), mode: stat.mode & 0o7777 })
+    return true
+  }
+  try {
+    return walk(hostPath, archivePath) ? tarOf(entries) : null
+  } catch {
+    // A name ustar cannot hold, a file that went away: GNU tar says what is wrong.
+    return null
+  }
 }
 
 /**

@@ -7,7 +7,3 @@ export const runScriptLine = (sandboxPath: string): string => {
   const quoted = `"$SANDBOX_ROOT${sandboxPath}"`
   return `if command -v bash >/dev/null 2>&1; then exec bash ${quoted}; else exec sh ${quoted}; fi`
 }
-
-/** `mkdir -p` of absolute sandbox paths, in every runtime (see `runScriptLine`). */
-export const makeDirsLine = (sandboxPaths: ReadonlyArray<string>): string =>
-  `mkdir -p ${sandboxPaths.map((path) => `"$SANDBOX_ROOT${path}"`).join(" ")}`
