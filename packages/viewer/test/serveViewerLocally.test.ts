@@ -1,10 +1,10 @@
 import { request } from "node:http"
 import { describe, expect, it } from "@effect/vitest"
-import { viewerPage } from "@proctor/viewer"
 import { Effect, Exit, Scope } from "effect"
 import { testResult as result } from "../../core/test/fixtures/evalResult.js"
-import { openRunDirectoryRun } from "../src/viewer/runDirectoryRun.js"
-import { serveViewerLocally } from "../src/viewer/serveViewerLocally.js"
+import { openRunDirectoryRun } from "../src/backend/runDirectoryRun.js"
+import { serveViewerLocally } from "../src/backend/serveViewerLocally.js"
+import { viewerPage } from "../src/index.js"
 import { freshDir, writeRun } from "./viewerRunFixture.js"
 
 const page = viewerPage({ mode: "local", base: "api" })

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Solver, startEvalRun, withRunEvents } from "@proctor/core"
-import type { RolloutDetail, RowsPage, RunHead } from "@proctor/viewer/api"
 import { Deferred, Duration, Effect, Exit, Fiber, Layer, Schedule } from "effect"
 import { testFinal as final, testResult as result } from "../../core/test/fixtures/evalResult.js"
 import { testRunConfig } from "../../core/test/fixtures/runConfig.js"
-import { LiveRunState } from "../src/viewer/LiveRunState.js"
-import { liveRunDirectoryRun, openRunDirectoryRun } from "../src/viewer/runDirectoryRun.js"
-import { makeViewerApi } from "../src/viewer/ViewerApi.js"
-import type { ViewerError } from "../src/viewer/ViewerError.js"
+import type { RolloutDetail, RowsPage, RunHead } from "../src/api.js"
+import { LiveRunState } from "../src/backend/LiveRunState.js"
+import { liveRunDirectoryRun, openRunDirectoryRun } from "../src/backend/runDirectoryRun.js"
+import { makeViewerApi } from "../src/backend/ViewerApi.js"
+import type { ViewerError } from "../src/backend/ViewerError.js"
 import { freshDir, writeRun } from "./viewerRunFixture.js"
 
 const failureOf = <A>(exit: Exit.Exit<A, ViewerError>) => {
