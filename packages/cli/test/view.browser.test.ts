@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { launchChromium, screenshotPath } from "@proctor/browser-test"
 import { Effect, Exit, Scope } from "effect"
 import { testResult as result } from "../../core/test/fixtures/evalResult.js"
-import { writeRun } from "../../report/test/viewerRunFixture.js"
+import { writeRun } from "../../viewer/test/viewerRunFixture.js"
 import { ensureBuilt, killStrayClis, startCli, waitFor } from "./fixtures/harness.js"
 
 let tmp: string

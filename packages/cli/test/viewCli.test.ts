@@ -4,7 +4,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"
 import { testResult as result } from "../../core/test/fixtures/evalResult.js"
-import { writeRun } from "../../report/test/viewerRunFixture.js"
+import { writeRun } from "../../viewer/test/viewerRunFixture.js"
 import {
   cleanEnv,
   ensureBuilt,

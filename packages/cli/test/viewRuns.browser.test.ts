@@ -7,7 +7,7 @@ import { type ChromiumSession, launchChromium, screenshotPath } from "@proctor/b
 import { Effect, Exit, Scope } from "effect"
 import type { Page } from "playwright-core"
 import { testResult as result } from "../../core/test/fixtures/evalResult.js"
-import { testStep, writeRun } from "../../report/test/viewerRunFixture.js"
+import { testStep, writeRun } from "../../viewer/test/viewerRunFixture.js"
 import { ensureBuilt, killStrayClis, runCli, startCli, waitFor } from "./fixtures/harness.js"
 
 const TASK_IDS = ["add-1", "add-2", "mul-1", "div-0"]
