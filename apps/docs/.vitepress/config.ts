@@ -32,6 +32,7 @@ const references: DefaultTheme.SidebarItem[] = [
   { text: "Exit codes", link: "/reference/exit-codes" },
   { text: "Pricing", link: "/reference/pricing" },
   { text: "Providers", link: "/reference/providers" },
+  { text: "Packages", link: "/reference/architecture" },
   { text: "Library API", link: "/reference/api/", collapsed: true, items: apiSidebar() },
 ]
 

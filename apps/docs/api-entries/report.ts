@@ -1,5 +1,5 @@
 /**
- * Results as tables, JSON, text, Markdown, HTML reports, JUnit, SFT JSONL and trace files; `compareResults` for
+ * Results as tables, JSON, text, Markdown, JUnit, CSV, SFT JSONL and trace files; `compareResults` for
  * paired comparisons of two runs.
  * @module @proctor/report
  */

@@ -1,9 +1,9 @@
-import type { ReceivedRolloutRequest } from "@proctor/core"
 import {
   type ChatCompletion,
   ChatCompletionError,
   chatCompletion,
   createTaskApp,
+  type ReceivedRolloutRequest,
   type RolloutContext,
   type RolloutResult,
   sessionTrace,

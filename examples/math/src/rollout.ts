@@ -1,10 +1,10 @@
-import type { ReceivedRolloutRequest } from "@proctor/core"
 import {
   type ChatCompletion,
   ChatCompletionError,
   type ChatMessage,
   chatCompletion,
   type LmCall,
+  type ReceivedRolloutRequest,
   type RolloutContext,
   type RolloutResult,
   type RolloutStep,

@@ -62,7 +62,7 @@ describe("the CLI's entry bundle", () => {
     const inputs = Array.from(loaded).flatMap((output) => bundledInputs(output))
     expect(inputs.some((path) => path.endsWith("src/main.ts"))).toBe(true)
     expect(inputs.filter((path) => path.includes("node_modules/.pnpm/effect@"))).toEqual([])
-    expect(inputs.filter((path) => /\.\.\/(core|report|server)\/src\//.test(path))).toEqual([])
+    expect(inputs.filter((path) => /\.\.\/(core|report|server|viewer)\/src\//.test(path))).toEqual([])
   })
 })
 

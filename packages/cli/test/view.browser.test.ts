@@ -3,9 +3,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { launchChromium, screenshotPath } from "@proctor/browser-test"
-import { testResult as result, waitFor } from "@proctor/test-kit"
+import { testResult as result, waitFor, writeRun } from "@proctor/test-kit"
 import { Effect, Exit, Scope } from "effect"
-import { writeRun } from "../../report/test/viewerRunFixture.js"
 import { ensureBuilt, killStrayClis, startCli } from "./fixtures/harness.js"
 
 let tmp: string

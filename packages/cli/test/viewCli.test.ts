@@ -2,9 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { testResult as result, waitFor } from "@proctor/test-kit"
+import { testResult as result, waitFor, writeRun } from "@proctor/test-kit"
 import { Effect, Exit, Scope } from "effect"
-import { writeRun } from "../../report/test/viewerRunFixture.js"
 import {
   cleanEnv,
   ensureBuilt,

@@ -4,10 +4,9 @@ import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type ChromiumSession, launchChromium, screenshotPath } from "@proctor/browser-test"
-import { testResult as result, testStep, waitFor } from "@proctor/test-kit"
+import { testResult as result, testStep, waitFor, writeRun } from "@proctor/test-kit"
 import { Effect, Exit, Scope } from "effect"
 import type { Page } from "playwright-core"
-import { writeRun } from "../../report/test/viewerRunFixture.js"
 import { ensureBuilt, killStrayClis, runCli, startCli } from "./fixtures/harness.js"
 
 const TASK_IDS = ["add-1", "add-2", "mul-1", "div-0"]

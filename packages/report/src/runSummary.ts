@@ -1,7 +1,7 @@
 import { basename } from "node:path"
 import type { RunReader, RunSummary, StoreError } from "@proctor/core"
 import { Effect, Stream } from "effect"
-import { RunningSummary, type SummaryPlan } from "./viewer/internal/RunningSummary.js"
+import { RunningSummary, type SummaryPlan } from "./RunningSummary.js"
 
 /** What a run directory's manifest says about how its results are scored, with the run config's defaults. */
 export const runScoring = (reader: RunReader) => {

@@ -1,8 +1,45 @@
-import type { ReceivedRolloutRequest } from "@proctor/core"
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from "fastify"
 
 type Awaitable<A> = A | Promise<A>
 type JsonObject = Record<string, unknown>
+
+/**
+ * What a rollout handler receives: synth-ai's rollout request, lenient, because its clients of several
+ * generations send subsets, and nulls for what they leave unset (a null arrives here as an absent field).
+ * `run_id` is always there: the SDK fills it in (with the correlation id) when a newer client sends only
+ * `trace_correlation_id`, or `null`. Plain TypeScript, so the SDK's types need nothing but fastify's; the
+ * SDK's tests hold it to the decoding schema's type (@proctor/core's `RolloutRequestSchema`).
+ */
+export interface ReceivedRolloutRequest {
+  readonly run_id: string
+  readonly trace_correlation_id?: string
+  readonly env: {
+    readonly env_id?: string
+    readonly env_name?: string
+    readonly config?: { readonly [key: string]: unknown }
+    readonly seed?: number
+  }
+  readonly policy: {
+    readonly policy_name?: string
+    readonly policy_id?: string
+    readonly config?: { readonly [key: string]: unknown }
+    readonly output_mode?: unknown
+    readonly structured_config?: unknown
+  }
+  readonly record?: {
+    readonly trajectories?: boolean
+    readonly logprobs?: boolean
+    readonly value?: boolean
+    readonly return_trace?: boolean
+    readonly trace_format?: string
+  }
+  readonly on_done?: string
+  readonly safety?: { readonly max_ops?: number; readonly max_time_s?: number }
+  readonly training_session_id?: string
+  readonly synth_base_url?: string
+  readonly mode?: string
+  readonly ops?: ReadonlyArray<unknown>
+}
 
 /** A path in the rollout request, as `TaskAppDefinition.requires` names it. */
 export type RequiredField =

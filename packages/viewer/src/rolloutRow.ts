@@ -1,5 +1,5 @@
 import type { EvalResult } from "@proctor/core"
-import type { RolloutRow } from "./ViewerApi.js"
+import type { RolloutRow } from "./apiShapes.js"
 
 /** A row carries the start of the error only; the rollout view has all of it. */
 export const ROW_ERROR_CHARS = 200

@@ -8,7 +8,7 @@ import {
   rolloutTagId,
   rowsPath,
   type ViewerConfig,
-} from "./ViewerApi.js"
+} from "./apiShapes.js"
 
 /** The script tags go in here; the built page has exactly one. */
 const SLOT = "<!--proctor-slot-->"

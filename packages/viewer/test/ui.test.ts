@@ -4,13 +4,13 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import type { ModelCall, RolloutStep } from "@proctor/core"
+import type { RolloutRow } from "../src/apiShapes.js"
 import { estimatorName, grouped, outcomeOf, rolloutName, testName } from "../src/ui/format.js"
 import { parseRoute } from "../src/ui/router.js"
 import { EventParser, type ServerEvent } from "../src/ui/sse.js"
 import { initialQuery, queryRows } from "../src/ui/tableQuery.js"
 import { timelineOf } from "../src/ui/timeline.js"
 import { transcriptOfCalls } from "../src/ui/transcript.js"
-import type { RolloutRow } from "../src/ViewerApi.js"
 
 const row = (seed: number, over: Partial<RolloutRow> = {}): RolloutRow => ({
   seed,

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs"
 import { dirname } from "node:path"
 import { openRunReader } from "@proctor/core"
-import { writeHtmlReport } from "@proctor/report/html"
+import { writeHtmlReport } from "@proctor/viewer/html"
 import { Effect } from "effect"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"

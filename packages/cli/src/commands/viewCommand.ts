@@ -1,6 +1,6 @@
 import { basename } from "node:path"
-import { openRunDirectoryRun, runDirectoriesAt, serveViewerLocally } from "@proctor/report"
 import { viewerPage } from "@proctor/viewer"
+import { openRunDirectoryRun, runDirectoriesAt, serveViewerLocally } from "@proctor/viewer/backend"
 import { Effect } from "effect"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"

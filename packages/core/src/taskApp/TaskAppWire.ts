@@ -75,12 +75,6 @@ export const RolloutRequestSchema = Schema.Struct({
   mode: Nullable(Schema.String),
   ops: Nullable(Schema.Array(Json)),
 })
-/**
- * What a task app receives: lenient, because synth-ai's own clients of several generations send subsets, and
- * nulls for what they leave unset. `run_id` is always there: the SDK fills it in (with the correlation id) when
- * a newer client sends only `trace_correlation_id`, or `null`.
- */
-export type ReceivedRolloutRequest = Omit<typeof RolloutRequestSchema.Type, "run_id"> & { readonly run_id: string }
 
 export const RolloutMetrics = Schema.Struct({
   episode_returns: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),

@@ -1,4 +1,4 @@
-import { type ViewerError, viewerErrorStatus } from "@proctor/report"
+import { type ViewerError, viewerErrorStatus } from "@proctor/viewer/backend"
 import type { JobRejected } from "../jobs/JobRejected.js"
 import type { JobStoreError } from "../jobs/JobStoreError.js"
 import type { SecretBoxError } from "../jobs/SecretBox.js"

@@ -1,6 +1,6 @@
 import type { EvalResult } from "@proctor/core"
-import type { ViewerRun } from "@proctor/report"
 import { rolloutRow } from "@proctor/viewer/api"
+import type { ViewerRun } from "@proctor/viewer/backend"
 import { Chunk, Effect, Option, Stream } from "effect"
 import type { JobManagerService } from "../jobs/JobManager.js"
 import { isTerminal } from "../jobs/JobStatus.js"

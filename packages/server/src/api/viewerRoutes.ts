@@ -1,5 +1,5 @@
-import { makeViewerApi, viewerUpdateMessage } from "@proctor/report"
 import { viewerPage } from "@proctor/viewer"
+import { makeViewerApi, viewerUpdateMessage } from "@proctor/viewer/backend"
 import { Effect, Exit } from "effect"
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 import { JobManager } from "../jobs/JobManager.js"

@@ -1,5 +1,5 @@
 import type { BackoffPolicy } from "@proctor/core"
-import type { LiveRunState } from "@proctor/report"
+import type { LiveRunState } from "@proctor/viewer/backend"
 import { Context, Deferred, Duration, Effect, FiberSet, Layer, PubSub, type Queue, type Scope } from "effect"
 import type { ApiKeyRecord } from "./ApiKey.js"
 import { admitJob, type JobSpec, nowIso } from "./admitJob.js"

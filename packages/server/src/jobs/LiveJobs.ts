@@ -1,5 +1,5 @@
 import type { RunControl } from "@proctor/core"
-import { LiveRunState } from "@proctor/report"
+import { LiveRunState } from "@proctor/viewer/backend"
 import { Deferred, Effect, PubSub } from "effect"
 import type { RowSequence } from "./internal/RowSequence.js"
 import type { JobEvent } from "./JobEvent.js"

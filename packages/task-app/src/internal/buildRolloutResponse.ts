@@ -1,6 +1,5 @@
-import type { ReceivedRolloutRequest } from "@proctor/core"
 import { isRecord } from "@proctor/core"
-import type { RolloutResult, RolloutStep } from "../TaskAppDefinition.js"
+import type { ReceivedRolloutRequest, RolloutResult, RolloutStep } from "../TaskAppDefinition.js"
 
 /** synth-ai's `RolloutStep` defaults, so strict (pydantic) readers accept every step. */
 const wireStep = (step: RolloutStep) => ({

@@ -1,5 +1,5 @@
 import { useMemo, useState } from "preact/hooks"
-import type { EmbeddedHead, RolloutDetail, ViewerConfig } from "../ViewerApi.js"
+import type { EmbeddedHead, RolloutDetail, ViewerConfig } from "../apiShapes.js"
 import { forgetKey, JobList, jobViewBase, SignIn, storedKey } from "./JobList.js"
 import { RunViews } from "./RunViews.js"
 import { href, useRoute } from "./router.js"

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks"
-import type { ComparisonView, RunHead } from "../ViewerApi.js"
+import type { ComparisonView, RunHead } from "../apiShapes.js"
 import { costOrUnpriced, duration, fixed, integer, MISSING, rolloutName, testName } from "./format.js"
 import { RolloutPane, useRollout, useSteps } from "./RolloutView.js"
 import type { ViewerSource } from "./source.js"

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks"
-import type { LiveState, RunHead } from "../ViewerApi.js"
+import type { LiveState, RunHead } from "../apiShapes.js"
 import { duration, integer, usd } from "./format.js"
 import type { ViewerSource } from "./source.js"
 

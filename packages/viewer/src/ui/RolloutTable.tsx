@@ -1,5 +1,5 @@
 import { useMemo, useRef } from "preact/hooks"
-import type { RolloutRow } from "../ViewerApi.js"
+import type { RolloutRow } from "../apiShapes.js"
 import { duration, fixed, grouped, integer, MISSING, usd } from "./format.js"
 import { queryRows, type SortKey, type StatusFilter, type TableQuery } from "./tableQuery.js"
 import { useVirtualizer } from "./useVirtualizer.js"

@@ -1,6 +1,6 @@
 import type { RolloutStep } from "@proctor/core"
 import { useEffect, useMemo, useRef, useState } from "preact/hooks"
-import type { RolloutDetail, RolloutRow } from "../ViewerApi.js"
+import type { RolloutDetail, RolloutRow } from "../apiShapes.js"
 import { costOrUnpriced, duration, fixed, integer, MISSING, outcomeOf, prettyJson, rolloutName } from "./format.js"
 import type { ViewerSource } from "./source.js"
 import { Timeline } from "./Timeline.js"

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks"
-import type { RunHead } from "../ViewerApi.js"
+import type { RunHead } from "../apiShapes.js"
 import { costOrUnpriced, fixed, integer, MISSING } from "./format.js"
 
 /** Newest first; runs whose start is unknown keep their order, after the dated ones. */

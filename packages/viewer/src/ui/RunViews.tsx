@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useReducer, useState } from "preact/hooks"
-import type { RolloutRow, RunHead } from "../ViewerApi.js"
+import type { RolloutRow, RunHead } from "../apiShapes.js"
 import { CompareView } from "./CompareView.js"
 import { grouped } from "./format.js"
 import { LivePanel } from "./LivePanel.js"

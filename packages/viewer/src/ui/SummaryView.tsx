@@ -1,5 +1,5 @@
 import { useMemo } from "preact/hooks"
-import type { RolloutRow, RunHead } from "../ViewerApi.js"
+import type { RolloutRow, RunHead } from "../apiShapes.js"
 import { costOrUnpriced, duration, estimatorName, fixed, grouped, integer, MISSING, percent, usd } from "./format.js"
 import { Histogram } from "./Histogram.js"
 

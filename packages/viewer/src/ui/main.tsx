@@ -1,5 +1,5 @@
 import { render } from "preact"
-import { type EmbeddedHead, type RolloutDetail, rolloutTagId, type ViewerConfig } from "../ViewerApi.js"
+import { type EmbeddedHead, type RolloutDetail, rolloutTagId, type ViewerConfig } from "../apiShapes.js"
 import { App } from "./App.js"
 import "./styles.css"
 

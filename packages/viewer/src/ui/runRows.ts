@@ -1,4 +1,4 @@
-import { FIRST_ROWS_PAGE, type RolloutRow } from "../ViewerApi.js"
+import { FIRST_ROWS_PAGE, type RolloutRow } from "../apiShapes.js"
 import type { ViewerSource } from "./source.js"
 
 /**

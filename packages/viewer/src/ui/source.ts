@@ -11,7 +11,7 @@ import {
   rowsPath,
   stepsPath,
   type ViewerMode,
-} from "../ViewerApi.js"
+} from "../apiShapes.js"
 import { followEvents } from "./sse.js"
 
 /** Where the page's data comes from: a server's data API (local or job server), or the data embedded in the page. */

@@ -1,4 +1,4 @@
-import type { RolloutRow } from "../ViewerApi.js"
+import type { RolloutRow } from "../apiShapes.js"
 
 export type StatusFilter = "all" | "ok" | "error" | "passed" | "wrong"
 

@@ -9,21 +9,17 @@ import {
   traceFileName,
 } from "@proctor/core"
 import {
-  type ComparisonView,
-  embeddedDataTag,
-  embeddedRolloutTag,
-  type RolloutDetail,
-  type RolloutRow,
-  type RunHead,
-  rolloutKey,
-  rolloutRow,
-  viewerPageParts,
-} from "@proctor/viewer"
+  compareResults,
+  comparisonThreshold,
+  ReportWriteError,
+  RunningSummary,
+  runIdOf,
+  summaryPlanOf,
+} from "@proctor/report"
 import { Effect, Option, Stream } from "effect"
-import { compareResults, comparisonThreshold } from "./compare.js"
-import { ReportWriteError } from "./ReportWriteError.js"
-import { runIdOf, summaryPlanOf } from "./runSummary.js"
-import { RunningSummary } from "./viewer/internal/RunningSummary.js"
+import { type ComparisonView, type RolloutDetail, type RolloutRow, type RunHead, rolloutKey } from "./apiShapes.js"
+import { rolloutRow } from "./rolloutRow.js"
+import { embeddedDataTag, embeddedRolloutTag, viewerPageParts } from "./viewerPage.js"
 
 /** Transcripts embedded at most, by default: a 50 MB file still opens in a browser in a few seconds. */
 export const DEFAULT_TRANSCRIPT_BUDGET_BYTES = 50 * 1024 * 1024

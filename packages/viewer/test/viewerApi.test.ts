@@ -1,13 +1,19 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Solver, startEvalRun, withRunEvents } from "@proctor/core"
-import { testFinal as final, testResult as result, testRunConfig, waitForEffect } from "@proctor/test-kit"
-import type { RolloutDetail, RowsPage, RunHead } from "@proctor/viewer/api"
+import {
+  testFinal as final,
+  freshDir,
+  testResult as result,
+  testRunConfig,
+  waitForEffect,
+  writeRun,
+} from "@proctor/test-kit"
 import { Deferred, Effect, Exit, Fiber, Layer } from "effect"
-import { LiveRunState } from "../src/viewer/LiveRunState.js"
-import { liveRunDirectoryRun, openRunDirectoryRun } from "../src/viewer/runDirectoryRun.js"
-import { makeViewerApi } from "../src/viewer/ViewerApi.js"
-import type { ViewerError } from "../src/viewer/ViewerError.js"
-import { freshDir, writeRun } from "./viewerRunFixture.js"
+import type { RolloutDetail, RowsPage, RunHead } from "../src/api.js"
+import { LiveRunState } from "../src/backend/LiveRunState.js"
+import { liveRunDirectoryRun, openRunDirectoryRun } from "../src/backend/runDirectoryRun.js"
+import { makeViewerApi } from "../src/backend/ViewerApi.js"
+import type { ViewerError } from "../src/backend/ViewerError.js"
 
 const failureOf = <A>(exit: Exit.Exit<A, ViewerError>) => {
   if (Exit.isSuccess(exit)) throw new Error(`expected a failure, got ${JSON.stringify(exit.value)}`)

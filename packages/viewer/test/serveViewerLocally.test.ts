@@ -1,11 +1,10 @@
 import { request } from "node:http"
 import { describe, expect, it } from "@effect/vitest"
-import { testResult as result } from "@proctor/test-kit"
-import { viewerPage } from "@proctor/viewer"
+import { freshDir, testResult as result, writeRun } from "@proctor/test-kit"
 import { Effect, Exit, Scope } from "effect"
-import { openRunDirectoryRun } from "../src/viewer/runDirectoryRun.js"
-import { serveViewerLocally } from "../src/viewer/serveViewerLocally.js"
-import { freshDir, writeRun } from "./viewerRunFixture.js"
+import { openRunDirectoryRun } from "../src/backend/runDirectoryRun.js"
+import { serveViewerLocally } from "../src/backend/serveViewerLocally.js"
+import { viewerPage } from "../src/index.js"
 
 const page = viewerPage({ mode: "local", base: "api" })
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { RunProgress } from "@proctor/core"
 import { testResult as result } from "@proctor/test-kit"
-import { LiveRunState } from "../src/viewer/LiveRunState.js"
+import { LiveRunState } from "../src/backend/LiveRunState.js"
 
 const progress = (done: number): RunProgress => ({
   planned: 4,

@@ -1,5 +1,5 @@
 import { type RunEvent, type RunProgress, rolloutKeyId } from "@proctor/core"
-import type { InFlight, LiveState } from "@proctor/viewer/api"
+import type { InFlight, LiveState } from "../apiShapes.js"
 
 interface Tracked {
   readonly seed: number

@@ -1,7 +1,7 @@
 import type { EvalResult } from "@proctor/core"
-import type { RunHead } from "@proctor/viewer/api"
+import { compareResults, comparisonThreshold } from "@proctor/report"
 import { Chunk, Effect, Either, Option, ParseResult, Schema, Stream } from "effect"
-import { compareResults, comparisonThreshold } from "../compare.js"
+import type { RunHead } from "../apiShapes.js"
 import { ViewerError } from "./ViewerError.js"
 import type { ViewerRun } from "./ViewerRun.js"
 

@@ -1,6 +1,6 @@
 import type { EvalResult, RolloutStep } from "@proctor/core"
-import type { LiveState, RolloutDetail, RowsPage, RunHead } from "@proctor/viewer/api"
 import type { Effect, Option, Stream } from "effect"
+import type { LiveState, RolloutDetail, RowsPage, RunHead } from "../apiShapes.js"
 import type { ViewerError } from "./ViewerError.js"
 
 /**

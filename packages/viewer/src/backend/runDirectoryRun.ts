@@ -1,8 +1,9 @@
 import { basename } from "node:path"
 import { defaults, openRunReader, type RunReader, type StoreError } from "@proctor/core"
-import { type RolloutRow, rolloutRow } from "@proctor/viewer/api"
+import { progressOfSummary, RunningSummary } from "@proctor/report"
 import { Duration, Effect, Option, Schedule, type Scope, Stream } from "effect"
-import { progressOfSummary, RunningSummary } from "./internal/RunningSummary.js"
+import type { RolloutRow } from "../apiShapes.js"
+import { rolloutRow } from "../rolloutRow.js"
 import { yieldToEventLoop } from "./internal/yieldToEventLoop.js"
 
 import type { LiveRunState } from "./LiveRunState.js"
