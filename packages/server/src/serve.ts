@@ -1,44 +1,32 @@
 import { Effect, type Layer, ManagedRuntime } from "effect"
-import {
-  createJobServer,
-  DEFAULT_DRAIN_GRACE_MS,
-  type JobServer,
-  type JobServerOptions,
-} from "./api/createJobServer.js"
+import { type JobServerOptions, jobServer, type ListeningJobServer } from "./api/createJobServer.js"
 import type { ApiKeyRecord, CreatedApiKey } from "./jobs/ApiKey.js"
 import { issueApiKey } from "./jobs/issueApiKey.js"
 import { JobStore } from "./jobs/JobStore.js"
 import type { JobStoreError } from "./jobs/JobStoreError.js"
+import type { StartError } from "./lifetime/StartError.js"
+import { untilSignal } from "./lifetime/untilSignal.js"
 
 export interface ServeOptions extends JobServerOptions {
-  /** Signals that drain and stop the server. Default SIGTERM and SIGINT; [] installs no handler. */
+  /** Signals that drain and stop the server (a second one stops it at once). Default SIGTERM and SIGINT. */
   readonly signals?: ReadonlyArray<NodeJS.Signals> | undefined
-}
-
-export interface ServeHandle {
-  readonly url: string
-  readonly server: JobServer
-  /** Resolves once the server has drained and closed (after a signal or `server.shutdown()`). */
-  readonly closed: Promise<void>
+  /** Runs once the server listens, its jobs resumed and the signal handlers in. */
+  readonly onListening?: ((server: ListeningJobServer) => Effect.Effect<void>) | undefined
+  /** Runs on the first signal, as the drain starts. */
+  readonly onDrain?: Effect.Effect<void> | undefined
 }
 
 /**
- * `proctor serve`: the job server with SIGTERM drain. A signal stops new rollouts, lets in-flight ones finish
- * within `drainGraceMs`, leaves unfinished jobs `running` for the next start, and closes.
+ * `proctor serve`: the job server until a signal. The first drains it: no new jobs or rollouts, in-flight ones
+ * finish within `drainGraceMs`, unfinished jobs stay `running` for the next start; then it closes. A second signal
+ * abandons the rollouts still in flight and closes at once. Interrupting this Effect drains the same way.
  */
-export const serve = async (options: ServeOptions): Promise<ServeHandle> => {
-  const server = await createJobServer(options)
-  const signals = options.signals ?? ["SIGTERM", "SIGINT"]
-  const onSignal = () => {
-    for (const signal of signals) process.off(signal, onSignal)
-    void server.shutdown(options.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS)
-  }
-  for (const signal of signals) process.on(signal, onSignal)
-  const closed = server.closed.finally(() => {
-    for (const signal of signals) process.off(signal, onSignal)
+export const serve = (options: ServeOptions): Effect.Effect<void, StartError> =>
+  untilSignal((hurry) => jobServer(options, hurry), {
+    signals: options.signals,
+    onReady: options.onListening,
+    onDrain: options.onDrain,
   })
-  return { url: server.url, server, closed }
-}
 
 export interface KeyStoreOptions {
   readonly dataDir?: string | undefined

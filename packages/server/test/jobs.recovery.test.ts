@@ -161,7 +161,7 @@ describe("draining in process", () => {
       const jobId = (await client.post("/api/eval/jobs", synthJobBody(app.url, [0, 1, 2, 3], { max_concurrent: 2 })))
         .body.job_id as string
       await waitFor("rollouts in flight", () => (app.counters.started.size >= 2 ? true : undefined))
-      const shutdown = server.server.shutdown(30_000)
+      const shutdown = server.server.shutdown()
       await waitFor("the server to say it is draining", async () =>
         (await fetch(`${server.url}/readyz`)).status === 503 ? true : undefined,
       )

@@ -52,7 +52,8 @@ const committedKeyOf = (event: JobEvent): RolloutKeyText | null => {
  * `serve --redis-url`: an API replica. Rollouts run on `proctor worker` processes; this replica leases running jobs
  * in PostgreSQL and dispatches each through its window onto BullMQ, reconciling with PostgreSQL (the truth) so that
  * whatever Redis or a dead worker lost is dispatched again. Status is read from PostgreSQL and live events come over
- * Redis, so every replica answers the same for every job.
+ * Redis, so every replica answers the same for every job. Leases are also how jobs resume: an active job nobody holds
+ * is taken by the next lease round.
  */
 export const makeClusterJobManager = (options: ClusterManagerOptions) =>
   Effect.gen(function* () {
@@ -275,9 +276,6 @@ export const makeClusterJobManager = (options: ClusterManagerOptions) =>
           return events as Queue.Dequeue<JobEvent>
         }).pipe(Effect.orElseSucceed(() => null)),
 
-      // Leases are the resumption: an active job nobody holds is taken by the next lease round.
-      resumeAll: Effect.succeed([]),
-
       drain: () =>
         Effect.gen(function* () {
           draining = true
@@ -287,10 +285,6 @@ export const makeClusterJobManager = (options: ClusterManagerOptions) =>
         }),
 
       isDraining: () => draining,
-      activeJobs: () => windows.size,
-      liveStats: () => null,
-      liveStatus: () => null,
-      liveRun: () => null,
     }
     const monitor: ClusterMonitorService = {
       metrics: () => readClusterMetrics(queue, options.cluster.prefix),
