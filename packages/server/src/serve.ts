@@ -2,8 +2,9 @@ import { Effect, type Layer, ManagedRuntime } from "effect"
 import { type JobServerOptions, jobServer, type ListeningJobServer } from "./api/createJobServer.js"
 import type { ApiKeyRecord, CreatedApiKey } from "./jobs/ApiKey.js"
 import { issueApiKey } from "./jobs/issueApiKey.js"
-import { JobStore } from "./jobs/JobStore.js"
+import { JobDatabase } from "./jobs/JobDatabase.js"
 import type { JobStoreError } from "./jobs/JobStoreError.js"
+import { KeyStore } from "./jobs/KeyStore.js"
 import type { StartError } from "./lifetime/StartError.js"
 import { untilSignal } from "./lifetime/untilSignal.js"
 
@@ -33,13 +34,13 @@ export interface KeyStoreOptions {
   readonly databaseUrl?: string | undefined
 }
 
-const storeLayer = (options: KeyStoreOptions): Layer.Layer<JobStore, JobStoreError> => {
-  if (options.databaseUrl !== undefined) return JobStore.layerPg(options.databaseUrl)
-  if (options.dataDir !== undefined) return JobStore.layerSqlite(options.dataDir)
+const storeLayer = (options: KeyStoreOptions): Layer.Layer<KeyStore, JobStoreError> => {
+  if (options.databaseUrl !== undefined) return JobDatabase.layerPg(options.databaseUrl)
+  if (options.dataDir !== undefined) return JobDatabase.layerSqlite(options.dataDir)
   throw new Error("give a data directory (--data-dir) or a database URL")
 }
 
-const withStore = async <A>(options: KeyStoreOptions, program: Effect.Effect<A, JobStoreError, JobStore>) => {
+const withStore = async <A>(options: KeyStoreOptions, program: Effect.Effect<A, JobStoreError, KeyStore>) => {
   const runtime = ManagedRuntime.make(storeLayer(options))
   try {
     return await runtime.runPromise(program)
@@ -64,7 +65,7 @@ export const createApiKey = (
 export const listApiKeys = (options: KeyStoreOptions): Promise<ReadonlyArray<ApiKeyRecord>> =>
   withStore(
     options,
-    Effect.flatMap(JobStore, (store) => store.listApiKeys),
+    Effect.flatMap(KeyStore, (store) => store.listApiKeys),
   )
 
 /**
@@ -74,5 +75,5 @@ export const listApiKeys = (options: KeyStoreOptions): Promise<ReadonlyArray<Api
 export const revokeApiKey = (options: KeyStoreOptions & { readonly id: string }): Promise<boolean> =>
   withStore(
     options,
-    Effect.flatMap(JobStore, (store) => store.revokeApiKey(options.id, new Date().toISOString())),
+    Effect.flatMap(KeyStore, (store) => store.revokeApiKey(options.id, new Date().toISOString())),
   )

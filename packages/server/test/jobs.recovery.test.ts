@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { createApiKey, JobStore } from "../src/index.js"
+import { createApiKey, JobDatabase, RolloutStore } from "../src/index.js"
 import {
   apiClient,
   readEvents,
@@ -96,8 +96,8 @@ describe("restart recovery and SIGTERM drain (server as a child process)", () =>
 
       const stored = await Effect.runPromise(
         Effect.provide(
-          Effect.flatMap(JobStore, (store) => store.resultRows(jobId)),
-          JobStore.layerSqlite(dir.path),
+          Effect.flatMap(RolloutStore, (store) => store.resultRows(jobId)),
+          JobDatabase.layerSqlite(dir.path),
         ),
       )
       const storedSeeds = new Set(stored.map((line) => (JSON.parse(line) as { seed: number }).seed))

@@ -6,6 +6,7 @@ import { DEFAULT_REDIS_PREFIX } from "../cluster/ClusterBus.js"
 import { clusterJobManagerLayer } from "../cluster/ClusterJobManager.js"
 import { ClusterStore } from "../cluster/ClusterStore.js"
 import { serverInterceptorLayer } from "../interceptor/serverInterceptorLayer.js"
+import { JobDatabase } from "../jobs/JobDatabase.js"
 import { JobManager, type JobManagerOptions } from "../jobs/JobManager.js"
 import { JobStore } from "../jobs/JobStore.js"
 import type { JobStoreError } from "../jobs/JobStoreError.js"
@@ -112,7 +113,9 @@ export const jobServerLayer = (options: JobServerOptions): Layer.Layer<ApiServic
     throw new Error("a cluster (--redis-url) keeps its jobs in PostgreSQL: give --database-url as well")
   }
   const store =
-    options.databaseUrl === undefined ? JobStore.layerSqlite(options.dataDir!) : JobStore.layerPg(options.databaseUrl)
+    options.databaseUrl === undefined
+      ? JobDatabase.layerSqlite(options.dataDir!)
+      : JobDatabase.layerPg(options.databaseUrl)
   if (options.redisUrl !== undefined) return clusterServerLayer(options, options.redisUrl, options.databaseUrl!)
   const services = jobServicesLayer(store, options)
   const base =
@@ -132,7 +135,7 @@ const withApiServices = <A, E, R>(options: JobServerOptions, manager: Layer.Laye
 
 /** An API replica: the same routes, jobs dispatched to workers through BullMQ instead of run here. */
 const clusterServerLayer = (options: JobServerOptions, redisUrl: string, databaseUrl: string) => {
-  const store = ClusterStore.layer.pipe(Layer.provideMerge(JobStore.layerPgWithClient(databaseUrl)))
+  const store = ClusterStore.layer.pipe(Layer.provideMerge(JobDatabase.layerPg(databaseUrl)))
   const base = jobServicesLayer(store, options)
   const manager = clusterJobManagerLayer({
     cluster: { redisUrl, prefix: options.redisPrefix ?? DEFAULT_REDIS_PREFIX },

@@ -3,10 +3,11 @@ import type { ViewerRun } from "@proctor/report"
 import { rolloutRow } from "@proctor/viewer/api"
 import { Chunk, Effect, Option, Stream } from "effect"
 import { isTerminal } from "../jobs/JobStatus.js"
-import type { JobRecord, JobStoreService } from "../jobs/JobStore.js"
+import type { JobRecord } from "../jobs/JobStore.js"
 import type { JobStoreError } from "../jobs/JobStoreError.js"
 import type { LocalJobsService } from "../jobs/LocalJobs.js"
 import { emptyStats } from "../jobs/ResultTally.js"
+import type { RolloutStoreService } from "../jobs/RolloutStore.js"
 
 /** Rows read per query when a comparison walks a job's results. */
 const RESULTS_PAGE = 5_000
@@ -18,7 +19,7 @@ const RESULTS_PAGE = 5_000
  */
 export const jobViewerRun = (
   job: JobRecord,
-  store: JobStoreService,
+  store: RolloutStoreService,
   local: LocalJobsService | null,
 ): ViewerRun<JobStoreError> => {
   const following = () => local?.liveRun(job.id) ?? null

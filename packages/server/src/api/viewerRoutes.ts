@@ -2,8 +2,8 @@ import { makeViewerApi, viewerUpdateMessage } from "@proctor/report"
 import { viewerPage } from "@proctor/viewer"
 import { Effect, Exit, Option } from "effect"
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
-import { JobStore } from "../jobs/JobStore.js"
 import { LocalJobs } from "../jobs/LocalJobs.js"
+import { RolloutStore } from "../jobs/RolloutStore.js"
 import { authenticate, jobFor } from "./authenticate.js"
 import { type ApiRuntime, sendFailure } from "./jobRoutes.js"
 import { jobViewerRun } from "./jobViewerRun.js"
@@ -34,7 +34,7 @@ export const registerViewerRoutes = async (
       const key = yield* authenticate(request.headers.authorization)
       const job = yield* jobFor(key, request.params.id)
       return makeViewerApi([
-        jobViewerRun(job, yield* JobStore, Option.getOrNull(yield* Effect.serviceOption(LocalJobs))),
+        jobViewerRun(job, yield* RolloutStore, Option.getOrNull(yield* Effect.serviceOption(LocalJobs))),
       ])
     })
 

@@ -21,12 +21,14 @@ import Fastify from "fastify"
 import { INTERCEPTOR_PREFIX, registerInterceptorRoutes } from "../api/interceptorRoutes.js"
 import { redisRateGate } from "../interceptor/redisRateGate.js"
 import { serverInterceptorLayer } from "../interceptor/serverInterceptorLayer.js"
+import { JobDatabase } from "../jobs/JobDatabase.js"
 import type { JobEvent } from "../jobs/JobEvent.js"
 import { JobRuntime, type JobRuntimeOptions } from "../jobs/JobRuntime.js"
 import { isTerminal } from "../jobs/JobStatus.js"
 import { JobStore } from "../jobs/JobStore.js"
 import { withoutTrace } from "../jobs/jobEventOf.js"
 import { jobServicesLayer } from "../jobs/jobServicesLayer.js"
+import { RolloutStore, type RolloutStoreService } from "../jobs/RolloutStore.js"
 import { orStartError, type StartError } from "../lifetime/StartError.js"
 import { ClusterBus, type ClusterSettings, ROLLOUT_QUEUE, redisConnection, workersKey } from "./ClusterBus.js"
 import { ClusterStore } from "./ClusterStore.js"
@@ -97,7 +99,7 @@ interface JobContext {
 const RECHECK_MS = 5_000
 
 /** Model calls go to PostgreSQL with the job; results are committed by the worker itself (first answer wins). */
-const modelCallStore = (store: Context.Tag.Service<JobStore>, jobId: string) =>
+const modelCallStore = (store: RolloutStoreService, jobId: string) =>
   ResultStore.of({
     location: null,
     completed: Effect.succeed([]),
@@ -136,7 +138,7 @@ const listenInterceptor = (options: RolloutWorkerOptions, interceptor: Intercept
 /** The worker's services: the cluster's store, the secret box, metrics, its interceptor, the job runtime. */
 const workerLayer = (options: RolloutWorkerOptions) => {
   const services = jobServicesLayer(
-    ClusterStore.layer.pipe(Layer.provideMerge(JobStore.layerPgWithClient(options.databaseUrl))),
+    ClusterStore.layer.pipe(Layer.provideMerge(JobDatabase.layerPg(options.databaseUrl))),
     { secretKey: options.secretKey },
   )
   const interceptorLayer = serverInterceptorLayer({
@@ -177,6 +179,7 @@ export const rolloutWorker = (
     const runtime = yield* Layer.toRuntime(workerLayer(options)).pipe(cannotStart("Services"))
     const run = Runtime.runPromise(runtime)
     const store = Context.get(runtime.context, JobStore)
+    const rollouts = Context.get(runtime.context, RolloutStore)
     const cluster = Context.get(runtime.context, ClusterStore)
     const jobs = Context.get(runtime.context, JobRuntime)
     const interceptor = Runtime.runSync(runtime)(Effect.serviceOption(Interceptor))
@@ -195,7 +198,7 @@ export const rolloutWorker = (
         const { config, solver } = yield* jobs.open(record)
         const scope = yield* Scope.make()
         const context = yield* Layer.buildWithScope(
-          solver.pipe(Layer.provide(Layer.succeed(ResultStore, modelCallStore(store, jobId)))),
+          solver.pipe(Layer.provide(Layer.succeed(ResultStore, modelCallStore(rollouts, jobId)))),
           scope,
         )
         const control = makeRunControl()
@@ -205,7 +208,7 @@ export const rolloutWorker = (
           solver: Context.get(context, SolverTag),
           control,
           backoff: options.backoff ?? defaultBackoff,
-          recordSteps: (steps) => Effect.orDie(store.appendSteps(jobId, steps)),
+          recordSteps: (steps) => Effect.orDie(rollouts.appendSteps(jobId, steps)),
         })
         return { planned: record.planned, control, run, scope, checkedAt: Date.now() } satisfies JobContext
       })

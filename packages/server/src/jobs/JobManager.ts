@@ -11,6 +11,7 @@ import type { JobStoreError } from "./JobStoreError.js"
 import { terminalEvent } from "./JobView.js"
 import { endWith, LiveJobs, makeLiveJob } from "./LiveJobs.js"
 import { LocalJobs, type LocalJobsService } from "./LocalJobs.js"
+import { RolloutStore } from "./RolloutStore.js"
 import { makeJobRunner } from "./runJob.js"
 import { SecretBox } from "./SecretBox.js"
 import { ServerMetrics } from "./ServerMetrics.js"
@@ -59,6 +60,7 @@ export interface JobManagerService {
 export const makeJobManager = (options: JobManagerOptions = {}) =>
   Effect.gen(function* () {
     const store = yield* JobStore
+    const rollouts = yield* RolloutStore
     const box = yield* SecretBox
     const metrics = yield* ServerMetrics
     const runtime = yield* JobRuntime
@@ -74,6 +76,7 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
     let draining = false
     const { runJob, interrupted } = makeJobRunner({
       store,
+      rollouts,
       runtime,
       metrics,
       backoff: options.backoff,
@@ -128,7 +131,8 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
         if (control === null) {
           if (yield* store.cancelPending(record.id, nowIso())) {
             const cancelled = yield* store.getJob(record.id)
-            if (cancelled !== null) yield* endWith(job, terminalEvent(cancelled, yield* storedStats(store, record.id)))
+            if (cancelled !== null)
+              yield* endWith(job, terminalEvent(cancelled, yield* storedStats(rollouts, record.id)))
             return cancelled ?? record
           }
           // It was marked running meanwhile: runJob sees `cancelRequested` as soon as it has a RunControl.
@@ -187,6 +191,6 @@ export class JobManager extends Context.Tag("@proctor/server/JobManager")<JobMan
   /** With `LocalJobs`, which only this manager has. */
   static readonly layer = (
     options: JobManagerOptions = {},
-  ): Layer.Layer<JobManager | LocalJobs, never, JobStore | SecretBox | ServerMetrics> =>
+  ): Layer.Layer<JobManager | LocalJobs, never, JobStore | RolloutStore | SecretBox | ServerMetrics> =>
     Layer.scopedContext(makeJobManager(options)).pipe(Layer.provide(JobRuntime.layer(options)))
 }
