@@ -6,16 +6,10 @@ import { JobDatabase } from "./jobs/JobDatabase.js"
 import type { JobStoreError } from "./jobs/JobStoreError.js"
 import { KeyStore } from "./jobs/KeyStore.js"
 import type { StartError } from "./lifetime/StartError.js"
-import { untilSignal } from "./lifetime/untilSignal.js"
+import { type UntilSignalOptions, untilSignal } from "./lifetime/untilSignal.js"
 
-export interface ServeOptions extends JobServerOptions {
-  /** Signals that drain and stop the server (a second one stops it at once). Default SIGTERM and SIGINT. */
-  readonly signals?: ReadonlyArray<NodeJS.Signals> | undefined
-  /** Runs once the server listens, its jobs resumed and the signal handlers in. */
-  readonly onListening?: ((server: ListeningJobServer) => Effect.Effect<void>) | undefined
-  /** Runs on the first signal, as the drain starts. */
-  readonly onDrain?: Effect.Effect<void> | undefined
-}
+/** What `serve` runs: the job server, and what to do once it listens and when a signal starts its drain. */
+export interface ServeOptions extends JobServerOptions, UntilSignalOptions<ListeningJobServer> {}
 
 /**
  * `proctor serve`: the job server until a signal. The first drains it: no new jobs or rollouts, in-flight ones
@@ -23,11 +17,7 @@ export interface ServeOptions extends JobServerOptions {
  * abandons the rollouts still in flight and closes at once. Interrupting this Effect drains the same way.
  */
 export const serve = (options: ServeOptions): Effect.Effect<void, StartError> =>
-  untilSignal((hurry) => jobServer(options, hurry), {
-    signals: options.signals,
-    onReady: options.onListening,
-    onDrain: options.onDrain,
-  })
+  untilSignal((hurry) => jobServer(options, hurry), options)
 
 export interface KeyStoreOptions {
   readonly dataDir?: string | undefined

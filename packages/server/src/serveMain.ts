@@ -26,7 +26,7 @@ Effect.runPromiseExit(
     port: numberFlag("port"),
     drainGraceMs: numberFlag("grace-ms"),
     maxRunningJobs: numberFlag("max-running-jobs"),
-    onListening: (server) =>
+    onReady: (server) =>
       Effect.sync(() => process.stdout.write(`${JSON.stringify({ url: server.url, pid: process.pid })}\n`)),
   }),
 ).then((exit) => {

@@ -87,7 +87,7 @@ export const serveCommand = (options: ServeCommandOptions, io: Io): Effect.Effec
         redisUrl,
         redisPrefix: options.redisPrefix,
         // Printed once the signal handlers are in: a script that signals on seeing this line reaches them.
-        onListening: (jobServer) =>
+        onReady: (jobServer) =>
           Effect.sync(() => {
             io.stdout.write(`proctor job server listening on ${jobServer.url} (${where})\n`)
             io.stdout.write(`  API keys: ${proctorCommand("keys", "create", "--name", "NAME", ...store)}\n`)

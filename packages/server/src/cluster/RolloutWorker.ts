@@ -331,7 +331,7 @@ export const rolloutWorker = (
       dropAll,
     )
     yield* Effect.acquireRelease(
-      Effect.promise(async () => {
+      Effect.tryPromise(async () => {
         const worker = new Worker<RolloutMessage>(ROLLOUT_QUEUE, processRollout, {
           connection: workerConnection,
           prefix: options.cluster.prefix,
@@ -354,9 +354,12 @@ export const rolloutWorker = (
           active--
           process.stderr.write(`rollout ${job?.id ?? "?"} failed on this worker: ${error.message}\n`)
         })
-        await worker.waitUntilReady()
+        await worker.waitUntilReady().catch(async (error: unknown) => {
+          await worker.close(true)
+          throw error
+        })
         return worker
-      }),
+      }).pipe(cannotStart("Services")),
       // Takes no more rollouts and waits for the in-flight ones; after the grace (or on `hurry`) hands them back.
       (worker) =>
         Effect.gen(function* () {
