@@ -1,57 +1,36 @@
 import { Effect, type Layer, ManagedRuntime } from "effect"
-import {
-  createJobServer,
-  DEFAULT_DRAIN_GRACE_MS,
-  type JobServer,
-  type JobServerOptions,
-} from "./api/createJobServer.js"
+import { type JobServerOptions, jobServer, type ListeningJobServer } from "./api/createJobServer.js"
 import type { ApiKeyRecord, CreatedApiKey } from "./jobs/ApiKey.js"
 import { issueApiKey } from "./jobs/issueApiKey.js"
-import { JobStore } from "./jobs/JobStore.js"
+import { JobDatabase } from "./jobs/JobDatabase.js"
 import type { JobStoreError } from "./jobs/JobStoreError.js"
+import { KeyStore } from "./jobs/KeyStore.js"
+import type { StartError } from "./lifetime/StartError.js"
+import { type UntilSignalOptions, untilSignal } from "./lifetime/untilSignal.js"
 
-export interface ServeOptions extends JobServerOptions {
-  /** Signals that drain and stop the server. Default SIGTERM and SIGINT; [] installs no handler. */
-  readonly signals?: ReadonlyArray<NodeJS.Signals> | undefined
-}
-
-export interface ServeHandle {
-  readonly url: string
-  readonly server: JobServer
-  /** Resolves once the server has drained and closed (after a signal or `server.shutdown()`). */
-  readonly closed: Promise<void>
-}
+/** What `serve` runs: the job server, and what to do once it listens and when a signal starts its drain. */
+export interface ServeOptions extends JobServerOptions, UntilSignalOptions<ListeningJobServer> {}
 
 /**
- * `proctor serve`: the job server with SIGTERM drain. A signal stops new rollouts, lets in-flight ones finish
- * within `drainGraceMs`, leaves unfinished jobs `running` for the next start, and closes.
+ * `proctor serve`: the job server until a signal. The first drains it: no new jobs or rollouts, in-flight ones
+ * finish within `drainGraceMs`, unfinished jobs stay `running` for the next start; then it closes. A second signal
+ * abandons the rollouts still in flight and closes at once. Interrupting this Effect drains the same way.
  */
-export const serve = async (options: ServeOptions): Promise<ServeHandle> => {
-  const server = await createJobServer(options)
-  const signals = options.signals ?? ["SIGTERM", "SIGINT"]
-  const onSignal = () => {
-    for (const signal of signals) process.off(signal, onSignal)
-    void server.shutdown(options.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS)
-  }
-  for (const signal of signals) process.on(signal, onSignal)
-  const closed = server.closed.finally(() => {
-    for (const signal of signals) process.off(signal, onSignal)
-  })
-  return { url: server.url, server, closed }
-}
+export const serve = (options: ServeOptions): Effect.Effect<void, StartError> =>
+  untilSignal((hurry) => jobServer(options, hurry), options)
 
 export interface KeyStoreOptions {
   readonly dataDir?: string | undefined
   readonly databaseUrl?: string | undefined
 }
 
-const storeLayer = (options: KeyStoreOptions): Layer.Layer<JobStore, JobStoreError> => {
-  if (options.databaseUrl !== undefined) return JobStore.layerPg(options.databaseUrl)
-  if (options.dataDir !== undefined) return JobStore.layerSqlite(options.dataDir)
+const storeLayer = (options: KeyStoreOptions): Layer.Layer<KeyStore, JobStoreError> => {
+  if (options.databaseUrl !== undefined) return JobDatabase.layerPg(options.databaseUrl)
+  if (options.dataDir !== undefined) return JobDatabase.layerSqlite(options.dataDir)
   throw new Error("give a data directory (--data-dir) or a database URL")
 }
 
-const withStore = async <A>(options: KeyStoreOptions, program: Effect.Effect<A, JobStoreError, JobStore>) => {
+const withStore = async <A>(options: KeyStoreOptions, program: Effect.Effect<A, JobStoreError, KeyStore>) => {
   const runtime = ManagedRuntime.make(storeLayer(options))
   try {
     return await runtime.runPromise(program)
@@ -76,7 +55,7 @@ export const createApiKey = (
 export const listApiKeys = (options: KeyStoreOptions): Promise<ReadonlyArray<ApiKeyRecord>> =>
   withStore(
     options,
-    Effect.flatMap(JobStore, (store) => store.listApiKeys),
+    Effect.flatMap(KeyStore, (store) => store.listApiKeys),
   )
 
 /**
@@ -86,5 +65,5 @@ export const listApiKeys = (options: KeyStoreOptions): Promise<ReadonlyArray<Api
 export const revokeApiKey = (options: KeyStoreOptions & { readonly id: string }): Promise<boolean> =>
   withStore(
     options,
-    Effect.flatMap(JobStore, (store) => store.revokeApiKey(options.id, new Date().toISOString())),
+    Effect.flatMap(KeyStore, (store) => store.revokeApiKey(options.id, new Date().toISOString())),
   )

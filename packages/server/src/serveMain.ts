@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { Effect, Exit } from "effect"
+import { causeMessage } from "./internal/causeMessage.js"
 import { serve } from "./serve.js"
 
 /**
@@ -16,22 +18,19 @@ for (let i = 0; i < argv.length; i++) {
 }
 const numberFlag = (name: string) => (flags.has(name) ? Number(flags.get(name)) : undefined)
 
-serve({
-  dataDir: flags.get("data-dir"),
-  databaseUrl: flags.get("database-url"),
-  host: flags.get("host"),
-  port: numberFlag("port"),
-  drainGraceMs: numberFlag("grace-ms"),
-  maxRunningJobs: numberFlag("max-running-jobs"),
+Effect.runPromiseExit(
+  serve({
+    dataDir: flags.get("data-dir"),
+    databaseUrl: flags.get("database-url"),
+    host: flags.get("host"),
+    port: numberFlag("port"),
+    drainGraceMs: numberFlag("grace-ms"),
+    maxRunningJobs: numberFlag("max-running-jobs"),
+    onReady: (server) =>
+      Effect.sync(() => process.stdout.write(`${JSON.stringify({ url: server.url, pid: process.pid })}\n`)),
+  }),
+).then((exit) => {
+  if (Exit.isSuccess(exit)) process.exit(0)
+  process.stderr.write(`${causeMessage(exit.cause)}\n`)
+  process.exit(1)
 })
-  .then((handle) => {
-    process.stdout.write(`${JSON.stringify({ url: handle.url, pid: process.pid })}\n`)
-    return handle.closed
-  })
-  .then(
-    () => process.exit(0),
-    (error: unknown) => {
-      process.stderr.write(`${(error as Error).message}\n`)
-      process.exit(1)
-    },
-  )

@@ -9,7 +9,8 @@ import {
   DATABASE_FILE,
   generateApiKey,
   hashApiKey,
-  JobStore,
+  JobDatabase,
+  KeyStore,
   newApiKeyId,
   revokeApiKey,
 } from "../src/index.js"
@@ -57,7 +58,7 @@ const sqlOn = (dataDir: string, statement: (sql: SqlClient.SqlClient) => Effect.
 /** Stores a key the way `proctor keys create` does, but one whose plaintext the test chose. */
 const storeKey = (dataDir: string, key: string) =>
   Effect.runPromise(
-    Effect.flatMap(JobStore, (store) =>
+    Effect.flatMap(KeyStore, (store) =>
       store.insertApiKey({
         record: {
           id: newApiKeyId(),
@@ -69,7 +70,7 @@ const storeKey = (dataDir: string, key: string) =>
         },
         keyHash: hashApiKey(key),
       }),
-    ).pipe(Effect.provide(JobStore.layerSqlite(dataDir))),
+    ).pipe(Effect.provide(JobDatabase.layerSqlite(dataDir))),
   )
 
 const NO_SUCH_JOB = "eval-ffffffffffffffffffffffff"

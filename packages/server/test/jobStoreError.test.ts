@@ -2,7 +2,7 @@ import { SqlError } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Either, Logger } from "effect"
 import { httpErrorOf } from "../src/api/httpError.js"
-import { JobStore, JobStoreError, jobStoreError } from "../src/index.js"
+import { JobDatabase, JobStore, JobStoreError, jobStoreError } from "../src/index.js"
 import { loggableCause } from "../src/internal/loggableCause.js"
 import { storedJobConfig, tempDir } from "./api.harness.js"
 
@@ -44,7 +44,7 @@ describe("JobStoreError", () => {
           const store = yield* JobStore
           yield* store.insertJob(job)
           return yield* Effect.either(store.insertJob(job))
-        }).pipe(Effect.provide(JobStore.layerSqlite(dir.path)))
+        }).pipe(Effect.provide(JobDatabase.layerSqlite(dir.path)))
         expect(Either.isLeft(failed)).toBe(true)
         const error = (failed as Either.Left<JobStoreError, void>).left
         expect(error.reason).toBe("Unavailable")

@@ -2,31 +2,41 @@ import { describe, expect, it } from "@effect/vitest"
 import type { EvalResult } from "@proctor/core"
 import { testResult } from "@proctor/test-kit"
 import { Deferred, Effect, Either, Fiber } from "effect"
-import { JobStore, JobStoreError, type JobStoreService, makeJobResultStore } from "../src/index.js"
+import {
+  JobDatabase,
+  JobStore,
+  JobStoreError,
+  type JobStoreService,
+  makeJobResultStore,
+  RolloutStore,
+  type RolloutStoreService,
+} from "../src/index.js"
 import { RowSequence } from "../src/jobs/internal/RowSequence.js"
 import { tempDir } from "./api.harness.js"
 
 const row = (seed: number): EvalResult => testResult({ seed, score: 1, latency_ms: 5 })
 
 /** `program` over a job store on SQLite in a fresh data dir. */
-const withStore = <A, E>(program: (store: JobStoreService) => Effect.Effect<A, E>) =>
+const withStore = <A, E>(
+  program: (stores: { readonly jobs: JobStoreService; readonly rollouts: RolloutStoreService }) => Effect.Effect<A, E>,
+) =>
   Effect.suspend(() => {
     const dir = tempDir()
-    return Effect.flatMap(JobStore, program).pipe(
-      Effect.provide(JobStore.layerSqlite(dir.path)),
+    return Effect.flatMap(Effect.all({ jobs: JobStore, rollouts: RolloutStore }), program).pipe(
+      Effect.provide(JobDatabase.layerSqlite(dir.path)),
       Effect.ensuring(Effect.sync(dir.remove)),
     )
   })
 
 describe("the job's result store commits rows in groups, and counts none before its commit", () => {
   it.effect("rows appended together share one transaction; no append returns, and none is counted, before it", () =>
-    withStore((store) =>
+    withStore(({ jobs, rollouts: store }) =>
       Effect.scoped(
         Effect.gen(function* () {
           const inCommit = yield* Deferred.make<void>()
           const letCommit = yield* Deferred.make<void>()
           const batches: Array<number> = []
-          const gated: JobStoreService = {
+          const gated: RolloutStoreService = {
             ...store,
             upsertResults: (jobId, writes) =>
               Effect.sync(() => batches.push(writes.length)).pipe(
@@ -37,7 +47,12 @@ describe("the job's result store commits rows in groups, and counts none before 
           }
           const counted: Array<number> = []
           const sequence = new RowSequence(0)
-          const results = yield* makeJobResultStore(gated, "g", (result) => counted.push(result.seed), sequence)
+          const results = yield* makeJobResultStore(
+            { jobs, rollouts: gated },
+            "g",
+            (result) => counted.push(result.seed),
+            sequence,
+          )
           const appends = yield* Effect.fork(
             Effect.all(
               [0, 1, 2, 3, 4].map((seed) => results.append(row(seed))),
@@ -66,16 +81,21 @@ describe("the job's result store commits rows in groups, and counts none before 
   )
 
   it.effect("a failed commit fails every append of its group and counts none of them", () =>
-    withStore((store) =>
+    withStore(({ jobs, rollouts: store }) =>
       Effect.scoped(
         Effect.gen(function* () {
-          const failing: JobStoreService = {
+          const failing: RolloutStoreService = {
             ...store,
             upsertResults: () => Effect.fail(new JobStoreError({ reason: "Unavailable", message: "disk full" })),
           }
           const counted: Array<number> = []
           const sequence = new RowSequence(0)
-          const results = yield* makeJobResultStore(failing, "f", (result) => counted.push(result.seed), sequence)
+          const results = yield* makeJobResultStore(
+            { jobs, rollouts: failing },
+            "f",
+            (result) => counted.push(result.seed),
+            sequence,
+          )
           const outcomes = yield* Effect.all(
             [0, 1, 2].map((seed) => Effect.either(results.append(row(seed)))),
             { concurrency: "unbounded" },

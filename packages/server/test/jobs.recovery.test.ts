@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import { waitFor } from "@proctor/test-kit"
 import { Effect } from "effect"
-import { createApiKey, JobStore } from "../src/index.js"
+import { createApiKey, JobDatabase, RolloutStore } from "../src/index.js"
 import {
   apiClient,
   readEvents,
@@ -96,8 +96,8 @@ describe("restart recovery and SIGTERM drain (server as a child process)", () =>
 
       const stored = await Effect.runPromise(
         Effect.provide(
-          Effect.flatMap(JobStore, (store) => store.resultRows(jobId)),
-          JobStore.layerSqlite(dir.path),
+          Effect.flatMap(RolloutStore, (store) => store.resultRows(jobId)),
+          JobDatabase.layerSqlite(dir.path),
         ),
       )
       const storedSeeds = new Set(stored.map((line) => (JSON.parse(line) as { seed: number }).seed))
@@ -161,7 +161,7 @@ describe("draining in process", () => {
       const jobId = (await client.post("/api/eval/jobs", synthJobBody(app.url, [0, 1, 2, 3], { max_concurrent: 2 })))
         .body.job_id as string
       await waitFor("rollouts in flight", () => (app.counters.started.size >= 2 ? true : undefined))
-      const shutdown = server.server.shutdown(30_000)
+      const shutdown = server.server.shutdown()
       await waitFor("the server to say it is draining", async () =>
         (await fetch(`${server.url}/readyz`)).status === 503 ? true : undefined,
       )

@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { EvalResult } from "@proctor/core"
 import { testResult } from "@proctor/test-kit"
 import { Effect } from "effect"
-import { createApiKey, JobStore, MAX_ROWS_PER_COMMIT } from "../src/index.js"
+import { createApiKey, JobDatabase, JobStore, MAX_ROWS_PER_COMMIT, RolloutStore } from "../src/index.js"
 import { storedJobConfig, tempDir } from "./api.harness.js"
 import { children, ensureBuilt, memoryOf, startServerProcess } from "./jobs.process.js"
 
@@ -59,6 +59,7 @@ describe("results of a 100,000-rollout job", () => {
         Effect.provide(
           Effect.gen(function* () {
             const store = yield* JobStore
+            const rollouts = yield* RolloutStore
             const createdAt = new Date().toISOString()
             yield* store.insertJob({
               id: "eval-bulk",
@@ -72,10 +73,10 @@ describe("results of a 100,000-rollout job", () => {
             yield* store.finishJob("eval-bulk", { status: "completed", error: null, completedAt: createdAt })
             for (let from = 0; from < ROWS; from += MAX_ROWS_PER_COMMIT) {
               const batch = seeds.slice(from, from + MAX_ROWS_PER_COMMIT).map((seed) => ({ result: row(seed) }))
-              yield* store.upsertResults("eval-bulk", batch)
+              yield* rollouts.upsertResults("eval-bulk", batch)
             }
           }),
-          JobStore.layerSqlite(dir.path),
+          JobDatabase.layerSqlite(dir.path),
         ),
       )
       const headers = { authorization: `Bearer ${owner.key}` }

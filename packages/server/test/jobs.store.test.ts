@@ -10,10 +10,14 @@ import {
   ephemeralSecretBox,
   generateApiKey,
   hashApiKey,
+  JobDatabase,
   JobResultStoreLayer,
   JobStore,
   type JobStoreError,
+  type JobStores,
+  KeyStore,
   type NewJob,
+  RolloutStore,
   SECRET_KEY_FILE,
   SecretBox,
 } from "../src/index.js"
@@ -84,10 +88,10 @@ const call = (id: string, seed: number): ModelCall => ({
 /** The same behaviour on every backend. */
 const storeSuite = (
   name: string,
-  layer: () => Promise<{ layer: Layer.Layer<JobStore, JobStoreError>; done: () => Promise<void> }>,
+  layer: () => Promise<{ layer: Layer.Layer<JobStores, JobStoreError>; done: () => Promise<void> }>,
 ) =>
   describe(`JobStore on ${name}`, () => {
-    const withStore = <A>(program: Effect.Effect<A, unknown, JobStore>) =>
+    const withStore = <A>(program: Effect.Effect<A, unknown, JobStores>) =>
       Effect.promise(async () => {
         const backend = await layer()
         try {
@@ -100,7 +104,7 @@ const storeSuite = (
     it.effect("stores API keys as hashes; revoked keys are not found", () =>
       withStore(
         Effect.gen(function* () {
-          const store = yield* JobStore
+          const store = yield* KeyStore
           const plaintext = generateApiKey()
           yield* store.insertApiKey({
             record: { ...key("key_a"), prefix: apiKeyDisplayPrefix(plaintext) },
@@ -189,7 +193,7 @@ const storeSuite = (
     it.effect("a live tally fed by upserts (and the rows they replace) equals the SQL aggregate", () =>
       withStore(
         Effect.gen(function* () {
-          const store = yield* JobStore
+          const store = yield* RolloutStore
           const live = emptyTally()
           const put = (result: EvalResult) =>
             Effect.map(store.upsertResults("t", [{ result }]), ([replaced = null]) => {
@@ -216,7 +220,7 @@ const storeSuite = (
     it.effect("results: the last write of a key wins, traces live apart, pages and stats come from SQL", () =>
       withStore(
         Effect.gen(function* () {
-          const store = yield* JobStore
+          const store = yield* RolloutStore
           yield* store.upsertResults("j", [{ result: failedRow(1, { trace: { v: "first" } }) }])
           yield* store.upsertResults("j", [{ result: row(1, { retries: 2, trace: { v: "second" } }) }])
           yield* store.upsertResults("j", [{ result: row(0) }])
@@ -265,7 +269,7 @@ const storeSuite = (
       () =>
         withStore(
           Effect.gen(function* () {
-            const store = yield* JobStore
+            const store = yield* RolloutStore
             const stored = (score: number) => ({ status: "ok", score, tokens: 10, costUsd: 0.5 })
             expect(
               yield* store.upsertResults("b", [
@@ -301,7 +305,7 @@ const storeSuite = (
     it.effect("core's ResultStore over a job: appended rows come back as `completed`; model calls are kept", () =>
       withStore(
         Effect.gen(function* () {
-          const store = yield* JobStore
+          const store = yield* RolloutStore
           const results = yield* Effect.provide(
             Effect.gen(function* () {
               const resultStore = yield* ResultStore
@@ -312,7 +316,7 @@ const storeSuite = (
               expect(resultStore.location).toBeNull()
               return Array.from(yield* resultStore.completed)
             }),
-            JobResultStoreLayer("jr").pipe(Layer.provide(Layer.succeed(JobStore, store))),
+            JobResultStoreLayer("jr"),
           )
           expect(results.map((r) => r.seed)).toEqual([0, 1])
           const calls = yield* store.modelCallsOf("jr", { seed: 1, attempt: 0 })
@@ -327,7 +331,7 @@ const storeSuite = (
       () =>
         withStore(
           Effect.gen(function* () {
-            const store = yield* JobStore
+            const store = yield* RolloutStore
             const step = (index: number, retry: number, at: string, seed = 3): RolloutStep => ({
               rollout_id: "ro-1",
               seed,
@@ -352,7 +356,7 @@ const storeSuite = (
                 yield* resultStore.appendSteps([step(0, 1, "2026-01-01T00:00:02.000Z")])
                 yield* resultStore.appendSteps([step(0, 0, "2026-01-01T00:00:00.000Z", 4)])
               }),
-              JobResultStoreLayer("js").pipe(Layer.provide(Layer.succeed(JobStore, store))),
+              JobResultStoreLayer("js"),
             )
             const steps = yield* store.stepsOf("js", { seed: 3, attempt: 0 })
             expect(steps.map((s) => s.command)).toEqual(["step 0.0", "step 0.1", "step 1.0"])
@@ -367,13 +371,13 @@ const storeSuite = (
 
 storeSuite("SQLite", async () => {
   const dir = tempDir()
-  return { layer: JobStore.layerSqlite(dir.path), done: async () => dir.remove() }
+  return { layer: JobDatabase.layerSqlite(dir.path), done: async () => dir.remove() }
 })
 
 describe.skipIf(PG_ADMIN_URL === null)("PostgreSQL", () => {
   storeSuite("PostgreSQL", async () => {
     const database = await createTestDatabase()
-    return { layer: JobStore.layerPg(database.url), done: database.drop }
+    return { layer: JobDatabase.layerPg(database.url), done: database.drop }
   })
 })
 
@@ -383,7 +387,7 @@ describe("JobStore on SQLite specifically", () => {
       const dir = tempDir()
       try {
         const open = (program: Effect.Effect<unknown, unknown, JobStore>) =>
-          Effect.runPromise(Effect.provide(program, JobStore.layerSqlite(dir.path)))
+          Effect.runPromise(Effect.provide(program, JobDatabase.layerSqlite(dir.path)))
         await open(Effect.flatMap(JobStore, (store) => store.insertJob(job("keep", "k", "2025-01-01T00:00:00.000Z"))))
         await open(
           Effect.flatMap(JobStore, (store) =>
@@ -406,7 +410,7 @@ describe("JobStore on SQLite specifically", () => {
       const result = yield* Effect.either(
         Effect.provide(
           Effect.flatMap(JobStore, (store) => store.ping),
-          JobStore.layerSqlite(join(dir.path, "a-file", "data")),
+          JobDatabase.layerSqlite(join(dir.path, "a-file", "data")),
         ),
       )
       expect(Either.isLeft(result) && result.left._tag).toBe("JobStoreError")

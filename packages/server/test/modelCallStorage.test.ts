@@ -18,7 +18,8 @@ import { Chunk, Effect, Layer, Option, Redacted, Stream } from "effect"
 import { createBaselineModel, type RunningBaselineModel } from "../../../examples/baseline-model/src/index.js"
 import { createMathApp } from "../../../examples/math/src/index.js"
 import { startInterceptor } from "../src/index.js"
-import { JobStore } from "../src/jobs/JobStore.js"
+import { JobDatabase } from "../src/jobs/JobDatabase.js"
+import { RolloutStore } from "../src/jobs/RolloutStore.js"
 import { SqliteClient } from "../src/jobs/SqliteClient.js"
 import { createTestDatabase, PG_ADMIN_URL } from "./jobs.pg.js"
 
@@ -91,21 +92,21 @@ describe("model calls stored as what is new since the rollout's previous call", 
   })
 
   interface Backend {
-    readonly layer: Layer.Layer<JobStore | SqlClient.SqlClient, unknown>
+    readonly layer: Layer.Layer<RolloutStore | SqlClient.SqlClient, unknown>
     readonly done: () => Promise<void>
   }
   const sqlite = async (): Promise<Backend> => {
     const dir = mkdtempSync(join(tmpdir(), "proctor-calls-db-"))
     const client = SqliteClient.layer({ filename: join(dir, "proctor.db") })
     return {
-      layer: JobStore.layerFromClient.pipe(Layer.provideMerge(client)),
+      layer: JobDatabase.layerFromClient.pipe(Layer.provideMerge(client)),
       done: async () => rmSync(dir, { recursive: true, force: true }),
     }
   }
   const postgres = async (): Promise<Backend> => {
     const database = await createTestDatabase()
     const client = PgClient.layer({ url: Redacted.make(database.url), maxConnections: 2 })
-    return { layer: JobStore.layerFromClient.pipe(Layer.provideMerge(client)), done: database.drop }
+    return { layer: JobDatabase.layerFromClient.pipe(Layer.provideMerge(client)), done: database.drop }
   }
   /** Both backends of the job server, the SQL client beside the store so a test can write rows as older versions did. */
   const backends: ReadonlyArray<readonly [string, () => Promise<Backend>]> = [
@@ -122,7 +123,7 @@ describe("model calls stored as what is new since the rollout's previous call", 
           try {
             await Effect.runPromise(
               Effect.gen(function* () {
-                const store = yield* JobStore
+                const store = yield* RolloutStore
                 const sql = yield* SqlClient.SqlClient
                 for (const calls of made.values()) yield* store.appendModelCalls("job", calls)
                 // Stored again (idempotent): the first rows stay, so calls stored relative to them still read.

@@ -3,6 +3,7 @@ import { join } from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import { createJobServer, type JobServerOptions } from "../src/api/createJobServer.js"
+import { JobDatabase } from "../src/jobs/JobDatabase.js"
 import { JobStore } from "../src/jobs/JobStore.js"
 import { SECRET_KEY_FILE, SecretBox } from "../src/jobs/SecretBox.js"
 import { storedJobConfig, tempDir } from "./api.harness.js"
@@ -63,7 +64,7 @@ describe("the server secret key", () => {
       })
       expect(yield* store.secretKeyFingerprint).toBeNull()
     })
-    await Effect.runPromise(program.pipe(Effect.provide(JobStore.layerSqlite(dataDir))))
+    await Effect.runPromise(program.pipe(Effect.provide(JobDatabase.layerSqlite(dataDir))))
     await expect(createJobServer({ dataDir, secretKey: "key-two", rateLimit: false })).rejects.toThrow(WRONG_KEY)
   })
 })

@@ -69,26 +69,6 @@ export const serveCommand = (options: ServeCommandOptions, io: Io): Effect.Effec
       return ExitCode.Usage
     }
     const server = yield* Effect.promise(() => import("@proctor/server"))
-    const started = yield* Effect.either(
-      Effect.tryPromise(() =>
-        server.createJobServer({
-          dataDir,
-          databaseUrl,
-          host: options.host ?? "127.0.0.1",
-          port: port ?? 8000,
-          drainGraceMs: graceSeconds * 1000,
-          maxRunningJobs,
-          redisUrl,
-          redisPrefix: options.redisPrefix,
-        }),
-      ),
-    )
-    if (Either.isLeft(started)) {
-      const cause = started.left.error
-      io.stderr.write(`proctor serve: ${cause instanceof Error ? cause.message : String(cause)}\n`)
-      return ExitCode.Failed
-    }
-    const jobServer = started.right
     const keySource = keyFromEnv ? "PROCTOR_SECRET_KEY" : join(dataDir!, "secret.key")
     const cluster =
       redisUrl === undefined ? "" : `, rollouts to workers through Redis at ${server.redisHostOf(redisUrl)}`
@@ -96,32 +76,30 @@ export const serveCommand = (options: ServeCommandOptions, io: Io): Effect.Effec
     const store = databaseUrl === undefined && dataDir !== undefined ? ["--data-dir", dataDir] : []
     // The first signal drains (in-flight rollouts finish, unfinished jobs stay `running` and resume on the
     // next start); a second one closes at once.
-    yield* Effect.async<void>((resume) => {
-      let draining = false
-      const uninstall = () => {
-        process.off("SIGINT", onSignal)
-        process.off("SIGTERM", onSignal)
-      }
-      const closed = () => {
-        uninstall()
-        resume(Effect.void)
-      }
-      function onSignal() {
-        if (draining) {
-          void jobServer.close().finally(closed)
-          return
-        }
-        draining = true
-        io.stderr.write("draining: no new rollouts; in-flight ones may finish (signal again to stop at once)\n")
-        void jobServer.shutdown(graceSeconds * 1000).finally(closed)
-      }
-      process.on("SIGINT", onSignal)
-      process.on("SIGTERM", onSignal)
-      // Ready only once the handlers are in: a script that signals on seeing this line must reach them, not
-      // Node's default (which kills the process without draining).
-      io.stdout.write(`proctor job server listening on ${jobServer.url} (${where})\n`)
-      io.stdout.write(`  API keys: ${proctorCommand("keys", "create", "--name", "NAME", ...store)}\n`)
-      return Effect.sync(uninstall)
-    })
+    const served = yield* Effect.either(
+      server.serve({
+        dataDir,
+        databaseUrl,
+        host: options.host ?? "127.0.0.1",
+        port: port ?? 8000,
+        drainGraceMs: graceSeconds * 1000,
+        maxRunningJobs,
+        redisUrl,
+        redisPrefix: options.redisPrefix,
+        // Printed once the signal handlers are in: a script that signals on seeing this line reaches them.
+        onReady: (jobServer) =>
+          Effect.sync(() => {
+            io.stdout.write(`proctor job server listening on ${jobServer.url} (${where})\n`)
+            io.stdout.write(`  API keys: ${proctorCommand("keys", "create", "--name", "NAME", ...store)}\n`)
+          }),
+        onDrain: Effect.sync(() =>
+          io.stderr.write("draining: no new rollouts; in-flight ones may finish (signal again to stop at once)\n"),
+        ),
+      }),
+    )
+    if (Either.isLeft(served)) {
+      io.stderr.write(`proctor serve: ${served.left.message}\n`)
+      return ExitCode.Failed
+    }
     return ExitCode.Ok
   })

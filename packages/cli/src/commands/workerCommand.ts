@@ -34,7 +34,8 @@ const secondsFlag = (flag: string, raw: string, min: number) => {
 
 /**
  * `proctor worker`: runs rollouts of a cluster's jobs until SIGTERM / Ctrl-C, which drain it (no new rollouts;
- * in-flight ones finish within the grace period or are handed back to the queue). A second signal stops at once.
+ * in-flight ones finish within the grace period or are handed back to the queue). A second signal hands them back at
+ * once.
  */
 export const workerCommand = (options: WorkerCommandOptions, io: Io): Effect.Effect<ExitCode> =>
   Effect.gen(function* () {
@@ -68,54 +69,35 @@ export const workerCommand = (options: WorkerCommandOptions, io: Io): Effect.Eff
       return ExitCode.Usage
     }
     const server = yield* Effect.promise(() => import("@proctor/server"))
-    const started = yield* Effect.either(
-      Effect.tryPromise(() =>
-        server.startRolloutWorker({
-          databaseUrl: databaseUrl!,
-          cluster: { redisUrl: redisUrl!, prefix: options.redisPrefix ?? server.DEFAULT_REDIS_PREFIX },
-          concurrency,
-          lockDurationMs: lockSeconds * 1000,
-          intercept: options.intercept !== false,
-          interceptorHost: options.interceptorHost,
-          interceptorPort,
-          interceptorPublicUrl: options.interceptorUrl,
-          modelRateLimits: modelRateLimits.right,
-        }),
-      ),
+    const worked = yield* Effect.either(
+      server.runWorker({
+        databaseUrl: databaseUrl!,
+        cluster: { redisUrl: redisUrl!, prefix: options.redisPrefix ?? server.DEFAULT_REDIS_PREFIX },
+        concurrency,
+        lockDurationMs: lockSeconds * 1000,
+        drainGraceMs: graceSeconds * 1000,
+        intercept: options.intercept !== false,
+        interceptorHost: options.interceptorHost,
+        interceptorPort,
+        interceptorPublicUrl: options.interceptorUrl,
+        modelRateLimits: modelRateLimits.right,
+        // Printed once the signal handlers are in (see serveCommand).
+        onReady: (worker) =>
+          Effect.sync(() => {
+            const interception =
+              worker.interceptorUrl === null ? "no interception" : `interceptor at ${worker.interceptorUrl}`
+            io.stdout.write(
+              `proctor worker ${worker.id} running up to ${concurrency} rollouts from Redis at ${server.redisHostOf(redisUrl!)} (${interception})\n`,
+            )
+          }),
+        onDrain: Effect.sync(() =>
+          io.stderr.write("draining: no new rollouts; in-flight ones may finish (signal again to stop at once)\n"),
+        ),
+      }),
     )
-    if (Either.isLeft(started)) {
-      const cause = started.left.error
-      io.stderr.write(`proctor worker: ${cause instanceof Error ? cause.message : String(cause)}\n`)
+    if (Either.isLeft(worked)) {
+      io.stderr.write(`proctor worker: ${worked.left.message}\n`)
       return ExitCode.Failed
     }
-    const worker = started.right
-    const interception = worker.interceptorUrl === null ? "no interception" : `interceptor at ${worker.interceptorUrl}`
-    yield* Effect.async<void>((resume) => {
-      let draining = false
-      const uninstall = () => {
-        process.off("SIGINT", onSignal)
-        process.off("SIGTERM", onSignal)
-      }
-      function onSignal() {
-        if (draining) {
-          uninstall()
-          resume(Effect.void)
-          return
-        }
-        draining = true
-        io.stderr.write("draining: no new rollouts; in-flight ones may finish (signal again to stop at once)\n")
-        void worker.drain(graceSeconds * 1000).finally(() => {
-          uninstall()
-          resume(Effect.void)
-        })
-      }
-      process.on("SIGINT", onSignal)
-      process.on("SIGTERM", onSignal)
-      // Ready only once the handlers are in (see serveCommand).
-      io.stdout.write(
-        `proctor worker ${worker.id} running up to ${concurrency} rollouts from Redis at ${server.redisHostOf(redisUrl!)} (${interception})\n`,
-      )
-      return Effect.sync(uninstall)
-    })
     return ExitCode.Ok
   })

@@ -1,21 +1,25 @@
 import type { AddressInfo } from "node:net"
-import { Interceptor, listeningUrl, type PricingOverrides } from "@proctor/core"
-import { Effect, Exit, Layer, ManagedRuntime } from "effect"
+import { Interceptor, type InterceptorService, listeningUrl, type PricingOverrides } from "@proctor/core"
+import { Cause, Context, Deferred, Effect, Exit, Layer, Option, Runtime, Scope } from "effect"
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from "fastify"
 import { DEFAULT_REDIS_PREFIX } from "../cluster/ClusterBus.js"
 import { clusterJobManagerLayer } from "../cluster/ClusterJobManager.js"
 import { ClusterStore } from "../cluster/ClusterStore.js"
 import { serverInterceptorLayer } from "../interceptor/serverInterceptorLayer.js"
-import { causeMessage } from "../internal/causeMessage.js"
+import { JobDatabase } from "../jobs/JobDatabase.js"
 import { JobManager, type JobManagerOptions } from "../jobs/JobManager.js"
 import { JobStore } from "../jobs/JobStore.js"
+import type { JobStoreError } from "../jobs/JobStoreError.js"
 import { jobServicesLayer } from "../jobs/jobServicesLayer.js"
+import { LocalJobs } from "../jobs/LocalJobs.js"
+import type { SecretBoxError } from "../jobs/SecretBox.js"
+import { orStartError, StartError } from "../lifetime/StartError.js"
 import { registerApiDocsRoutes } from "./apiDocsRoutes.js"
 import { errorBody } from "./httpError.js"
 import { INTERCEPTOR_PREFIX, registerInterceptorRoutes } from "./interceptorRoutes.js"
 import { ApiKeyCache, DEFAULT_API_KEY_CACHE_TTL_MS } from "./internal/ApiKeyCache.js"
 import type { RequestLimits } from "./JobCreateRequest.js"
-import { type ApiRuntime, registerJobRoutes } from "./jobRoutes.js"
+import { type ApiRuntime, type ApiServices, apiRuntimeOf, registerJobRoutes } from "./jobRoutes.js"
 import { buildOpenApi } from "./openapi.js"
 import { registerOpsRoutes } from "./opsRoutes.js"
 import { defaultRateLimit, RateLimiter, type RateLimitOptions } from "./RateLimiter.js"
@@ -79,14 +83,19 @@ export interface JobServerOptions extends Omit<JobManagerOptions, "solverFor"> {
   readonly mount?: ((app: FastifyInstance) => void | Promise<void>) | undefined
 }
 
-export interface JobServer {
+/** A job server inside its scope: listening, its jobs resumed. Closing the scope drains it and closes it. */
+export interface ListeningJobServer {
   readonly url: string
   readonly app: FastifyInstance
+}
+
+/** `jobServer` for callers without a scope of their own (tests, benches, the docs' site test). */
+export interface JobServer extends ListeningJobServer {
   /**
-   * SIGTERM: stop taking jobs and rollouts, let in-flight rollouts finish within the grace period, then close.
-   * Jobs stopped this way stay `running` and resume on the next start.
+   * SIGTERM: stop taking jobs and rollouts, let in-flight rollouts finish within `drainGraceMs`, then close. Jobs
+   * stopped this way stay `running` and resume on the next start.
    */
-  readonly shutdown: (graceMs?: number) => Promise<void>
+  readonly shutdown: () => Promise<void>
   /** Closes at once: in-flight rollouts are abandoned (they are re-run when the job resumes). */
   readonly close: () => Promise<void>
   /** Resolves once the server has closed, however it was closed. */
@@ -96,7 +105,7 @@ export interface JobServer {
 const JSON_BODY_ERRORS = new Set(["FST_ERR_CTP_INVALID_JSON_BODY", "FST_ERR_CTP_EMPTY_JSON_BODY"])
 
 /** The layers of a job server: the store, the secret box, metrics, the job manager, the rate limiter and key cache. */
-export const jobServerLayer = (options: JobServerOptions) => {
+export const jobServerLayer = (options: JobServerOptions): Layer.Layer<ApiServices, JobStoreError | SecretBoxError> => {
   if (options.databaseUrl === undefined && options.dataDir === undefined) {
     throw new Error("createJobServer needs a dataDir (SQLite) or a databaseUrl (PostgreSQL)")
   }
@@ -104,7 +113,9 @@ export const jobServerLayer = (options: JobServerOptions) => {
     throw new Error("a cluster (--redis-url) keeps its jobs in PostgreSQL: give --database-url as well")
   }
   const store =
-    options.databaseUrl === undefined ? JobStore.layerSqlite(options.dataDir!) : JobStore.layerPg(options.databaseUrl)
+    options.databaseUrl === undefined
+      ? JobDatabase.layerSqlite(options.dataDir!)
+      : JobDatabase.layerPg(options.databaseUrl)
   if (options.redisUrl !== undefined) return clusterServerLayer(options, options.redisUrl, options.databaseUrl!)
   const services = jobServicesLayer(store, options)
   const base =
@@ -124,7 +135,7 @@ const withApiServices = <A, E, R>(options: JobServerOptions, manager: Layer.Laye
 
 /** An API replica: the same routes, jobs dispatched to workers through BullMQ instead of run here. */
 const clusterServerLayer = (options: JobServerOptions, redisUrl: string, databaseUrl: string) => {
-  const store = ClusterStore.layer.pipe(Layer.provideMerge(JobStore.layerPgWithClient(databaseUrl)))
+  const store = ClusterStore.layer.pipe(Layer.provideMerge(JobDatabase.layerPg(databaseUrl)))
   const base = jobServicesLayer(store, options)
   const manager = clusterJobManagerLayer({
     cluster: { redisUrl, prefix: options.redisPrefix ?? DEFAULT_REDIS_PREFIX },
@@ -135,23 +146,12 @@ const clusterServerLayer = (options: JobServerOptions, redisUrl: string, databas
   return withApiServices(options, manager).pipe(Layer.provideMerge(base))
 }
 
-/**
- * The eval job server: synth-ai's job API plus proctor's additions on one fastify instance, every route running
- * its Effect on one `ManagedRuntime` (disposed when fastify closes). Jobs a previous process left pending or
- * running are resumed before it listens.
- */
-export const createJobServer = async (options: JobServerOptions): Promise<JobServer> => {
-  const runtime = ManagedRuntime.make(jobServerLayer(options))
-  // Builds every layer (opens and migrates the database, reads the secret key) before anything listens.
-  const started = await runtime.runPromiseExit(
-    Effect.all([Effect.flatMap(JobStore, (store) => store.ping), Effect.serviceOption(Interceptor)]),
-  )
-  if (Exit.isFailure(started)) {
-    await runtime.dispose()
-    throw new Error(`the job server cannot start: ${causeMessage(started.cause)}`)
-  }
-  const interceptor = started.value[1]
-
+/** The fastify instance with every route, its handlers running their Effects on `runtime`; not listening yet. */
+const makeApp = async (
+  options: JobServerOptions,
+  runtime: ApiRuntime,
+  interceptor: Option.Option<InterceptorService>,
+) => {
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES
   const limits: RequestLimits = {
     maxSeedsPerJob: options.maxSeedsPerJob ?? DEFAULT_MAX_SEEDS_PER_JOB,
@@ -206,16 +206,8 @@ export const createJobServer = async (options: JobServerOptions): Promise<JobSer
   app.addHook("preClose", async () => {
     for (const stop of streams) stop()
   })
-  let markClosed: () => void = () => {}
-  const closed = new Promise<void>((resolve) => {
-    markClosed = resolve
-  })
-  app.addHook("onClose", async () => {
-    await runtime.dispose()
-    markClosed()
-  })
 
-  await registerJobRoutes(app, runtime as ApiRuntime, {
+  await registerJobRoutes(app, runtime, {
     limits,
     streams,
     openApi: () => {
@@ -223,38 +215,83 @@ export const createJobServer = async (options: JobServerOptions): Promise<JobSer
       return openApi
     },
   })
-  await registerViewerRoutes(app, runtime as ApiRuntime, { streams })
-  await registerOpsRoutes(app, runtime as ApiRuntime)
+  await registerViewerRoutes(app, runtime, { streams })
+  await registerOpsRoutes(app, runtime)
   registerApiDocsRoutes(app)
-  if (interceptor._tag === "Some") await registerInterceptorRoutes(app, interceptor.value)
+  if (Option.isSome(interceptor)) await registerInterceptorRoutes(app, interceptor.value)
   if (options.mount !== undefined) await options.mount(app)
+  return app
+}
 
-  try {
-    await app.listen({ host: options.host ?? "127.0.0.1", port: options.port ?? 0 })
-  } catch (error) {
-    await app.close()
-    throw error
-  }
-  const url = listeningUrl(app.server.address() as AddressInfo)
-  // Jobs are resumed only now: an intercepted rollout needs the interceptor's public URL, known once listening.
-  if (interceptor._tag === "Some")
-    interceptor.value.setBaseUrl(options.interceptorPublicUrl ?? `${url}${INTERCEPTOR_PREFIX}`)
-  const resumed = await runtime.runPromiseExit(Effect.flatMap(JobManager, (manager) => manager.resumeAll))
-  if (Exit.isFailure(resumed)) {
-    await app.close()
-    throw new Error(`the job server cannot resume its jobs: ${causeMessage(resumed.cause)}`)
-  }
+const cannotStart = (reason: StartError["reason"]) => orStartError("the job server", reason)
 
-  let closing: Promise<void> | null = null
-  const close = () => {
-    closing ??= app.close()
-    return closing
-  }
-  const shutdown = async (graceMs = options.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS) => {
-    if (closing === null) {
-      await runtime.runPromise(Effect.flatMap(JobManager, (manager) => manager.drain(graceMs)))
+/**
+ * The eval job server: synth-ai's job API plus proctor's additions on one fastify instance, every route running
+ * its Effect on the runtime of the server's services. Jobs a previous process left pending or running are resumed
+ * once it listens. Its scope's release drains it (no new jobs or rollouts; in-flight ones finish within
+ * `drainGraceMs`; unfinished jobs stay `running` for the next start) — cut short when `hurry` completes — then
+ * closes fastify and the services.
+ */
+export const jobServer = (
+  options: JobServerOptions,
+  hurry: Effect.Effect<void> = Effect.never,
+): Effect.Effect<ListeningJobServer, StartError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const layer = yield* Effect.try({
+      try: () => jobServerLayer(options),
+      catch: (error) => new StartError({ reason: "Options", message: (error as Error).message, cause: error }),
+    })
+    // Builds every service (opens and migrates the database, reads the secret key) before anything listens.
+    const runtime = yield* Layer.toRuntime(layer).pipe(cannotStart("Services"))
+    const services = runtime.context
+    yield* Context.get(services, JobStore).ping.pipe(cannotStart("Services"))
+    const interceptor = Runtime.runSync(runtime)(Effect.serviceOption(Interceptor))
+    const app = yield* Effect.acquireRelease(
+      Effect.tryPromise(() => makeApp(options, apiRuntimeOf(runtime), interceptor)),
+      (app) => Effect.promise(() => app.close()),
+    ).pipe(cannotStart("Http"))
+    yield* Effect.tryPromise(() => app.listen({ host: options.host ?? "127.0.0.1", port: options.port ?? 0 })).pipe(
+      cannotStart("Http"),
+    )
+    const url = listeningUrl(app.server.address() as AddressInfo)
+    // Jobs are resumed only now: an intercepted rollout needs the interceptor's public URL, known once listening.
+    if (Option.isSome(interceptor)) {
+      interceptor.value.setBaseUrl(options.interceptorPublicUrl ?? `${url}${INTERCEPTOR_PREFIX}`)
     }
-    await close()
+    const local = Runtime.runSync(runtime)(Effect.serviceOption(LocalJobs))
+    if (Option.isSome(local)) yield* local.value.resumeAll.pipe(cannotStart("Resume"))
+
+    // Released before fastify closes: the routes answer (503 to new jobs, /readyz draining) while it drains.
+    const manager = Context.get(services, JobManager)
+    const graceMs = options.drainGraceMs ?? DEFAULT_DRAIN_GRACE_MS
+    yield* Effect.addFinalizer(() =>
+      // Both sides interruptible, so whichever loses stops; the release itself is not (a signal must not cut it).
+      Effect.raceFirst(Effect.interruptible(manager.drain(graceMs)), Effect.interruptible(hurry)),
+    )
+    return { url, app }
+  })
+
+/**
+ * `jobServer` with a scope of its own, for callers that hold a server as a value: `shutdown` closes the scope (a
+ * drain), `close` closes it without waiting for rollouts.
+ */
+export const createJobServer = async (options: JobServerOptions): Promise<JobServer> => {
+  const scope = Effect.runSync(Scope.make())
+  const hurry = Effect.runSync(Deferred.make<void>())
+  const closedScope = Effect.runSync(Deferred.make<void>())
+  // Added first, so it runs last: `closed` resolves once everything else is released.
+  Effect.runSync(Scope.addFinalizer(scope, Deferred.succeed(closedScope, undefined)))
+  const started = await Effect.runPromiseExit(Scope.extend(jobServer(options, Deferred.await(hurry)), scope))
+  if (Exit.isFailure(started)) {
+    await Effect.runPromise(Scope.close(scope, started))
+    throw Cause.squash(started.cause)
   }
-  return { url, app, shutdown, close, closed }
+  // Cached: a second call waits for the first one's close instead of returning at once.
+  const closeScope = Effect.runSync(Effect.cached(Scope.close(scope, Exit.void)))
+  return {
+    ...started.value,
+    shutdown: () => Effect.runPromise(closeScope),
+    close: () => Effect.runPromise(Effect.zipRight(Deferred.succeed(hurry, undefined), closeScope)),
+    closed: Effect.runPromise(Deferred.await(closedScope)),
+  }
 }

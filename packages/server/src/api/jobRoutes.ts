@@ -1,13 +1,14 @@
-import { Cause, Effect, Either, Exit, Fiber, type ManagedRuntime, Schema } from "effect"
+import { Cause, Effect, Either, Exit, Fiber, Option, Runtime, Schema } from "effect"
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 import type { ApiKeyRecord } from "../jobs/ApiKey.js"
-import { JobManager, type JobManagerService } from "../jobs/JobManager.js"
+import { JobManager } from "../jobs/JobManager.js"
 import { isTerminal, type JobStatus } from "../jobs/JobStatus.js"
-import { type JobRecord, JobStore, type JobStoreService } from "../jobs/JobStore.js"
-import type { JobStoreError } from "../jobs/JobStoreError.js"
+import { type JobRecord, JobStore } from "../jobs/JobStore.js"
 import { statusView, summaryView } from "../jobs/JobView.js"
+import type { KeyStore } from "../jobs/KeyStore.js"
+import { LocalJobs, type LocalJobsService } from "../jobs/LocalJobs.js"
 import { emptyStats } from "../jobs/ResultTally.js"
-import type { SecretBoxError } from "../jobs/SecretBox.js"
+import { RolloutStore, type RolloutStoreService } from "../jobs/RolloutStore.js"
 import type { ServerMetrics } from "../jobs/ServerMetrics.js"
 import { InvalidRequest } from "./ApiErrors.js"
 import { JobListQuery, ResultsQuery } from "./ApiSchemas.js"
@@ -21,8 +22,20 @@ import { decodeJobRequest, type RequestLimits } from "./JobCreateRequest.js"
 import { RateLimiter } from "./RateLimiter.js"
 import { openEventStream, streamJobEvents } from "./sse.js"
 
-export type ApiServices = JobStore | JobManager | RateLimiter | ApiKeyCache | ServerMetrics
-export type ApiRuntime = ManagedRuntime.ManagedRuntime<ApiServices, JobStoreError | SecretBoxError>
+export type ApiServices = JobStore | RolloutStore | KeyStore | JobManager | RateLimiter | ApiKeyCache | ServerMetrics
+
+/** How routes run their Effects: on the server's runtime, whose services live as long as the server's scope. */
+export interface ApiRuntime {
+  readonly runPromise: <A, E>(effect: Effect.Effect<A, E, ApiServices>) => Promise<A>
+  readonly runPromiseExit: <A, E>(effect: Effect.Effect<A, E, ApiServices>) => Promise<Exit.Exit<A, E>>
+  readonly runFork: <A, E>(effect: Effect.Effect<A, E, ApiServices>) => Fiber.RuntimeFiber<A, E>
+}
+
+export const apiRuntimeOf = (runtime: Runtime.Runtime<ApiServices>): ApiRuntime => ({
+  runPromise: Runtime.runPromise(runtime),
+  runPromiseExit: Runtime.runPromiseExit(runtime),
+  runFork: Runtime.runFork(runtime),
+})
 
 export interface JobRoutesOptions {
   readonly limits: RequestLimits
@@ -77,11 +90,11 @@ const decodeCursor = (cursor: string) => {
  * process runs has live counters; only the rest (queued, run by another process, ended before stats were stored)
  * are aggregated from the rows.
  */
-const statsOf = (store: JobStoreService, manager: JobManagerService, job: JobRecord) => {
+const statsOf = (rollouts: RolloutStoreService, local: LocalJobsService | null, job: JobRecord) => {
   if (job.stats !== null && isTerminal(job.status)) return Effect.succeed(job.stats)
-  const live = manager.liveStats(job.id)
+  const live = local?.liveStats(job.id) ?? null
   if (live !== null) return Effect.succeed(live)
-  return Effect.map(store.resultStats([job.id]), (stats) => stats.get(job.id) ?? emptyStats)
+  return Effect.map(rollouts.resultStats([job.id]), (stats) => stats.get(job.id) ?? emptyStats)
 }
 
 const JSON_UTF8 = "application/json; charset=utf-8"
@@ -102,12 +115,13 @@ const wantsJsonl = (request: FastifyRequest, format: "json" | "jsonl" | undefine
 
 /**
  * The eval job API. Each route only decodes, runs one Effect on the server's runtime and sends what it returns:
- * the work is in `JobManager` and `JobStore`, the status codes in `httpErrorOf`. The status route, which clients
+ * the work is in `JobManager` and the stores, the status codes in `httpErrorOf`. The status route, which clients
  * poll, first tries to answer from memory without an Effect.
  */
 export const registerJobRoutes = async (app: FastifyInstance, runtime: ApiRuntime, options: JobRoutesOptions) => {
   const store = await runtime.runPromise(JobStore)
-  const manager = await runtime.runPromise(JobManager)
+  const rollouts = await runtime.runPromise(RolloutStore)
+  const local = Option.getOrNull(await runtime.runPromise(Effect.serviceOption(LocalJobs)))
   const rateLimiter = await runtime.runPromise(RateLimiter)
   const apiKeys = await runtime.runPromise(ApiKeyCache)
   // An ended job's row and stats never change again, so its status body is serialized once and kept, with its
@@ -162,7 +176,7 @@ export const registerJobRoutes = async (app: FastifyInstance, runtime: ApiRuntim
         const statuses =
           query.status === undefined ? null : (query.status.split(",").map((s) => s.trim()) as Array<JobStatus>)
         const jobs = yield* store.listJobs({ ownerKeyId: key.isAdmin ? null : key.id, statuses, limit, before })
-        const stats = yield* Effect.forEach(jobs, (job) => statsOf(store, manager, job))
+        const stats = yield* Effect.forEach(jobs, (job) => statsOf(rollouts, local, job))
         return {
           jobs: jobs.map((job, i) => statusView(job, stats[i]!)),
           next_cursor: jobs.length === limit ? encodeCursor(jobs[jobs.length - 1]!) : null,
@@ -175,7 +189,7 @@ export const registerJobRoutes = async (app: FastifyInstance, runtime: ApiRuntim
   const statusBody = (key: ApiKeyRecord, jobId: string) =>
     Effect.gen(function* () {
       const job = yield* jobFor(key, jobId)
-      const body = JSON.stringify(statusView(job, yield* statsOf(store, manager, job)))
+      const body = JSON.stringify(statusView(job, yield* statsOf(rollouts, local, job)))
       if (isTerminal(job.status) && body.length <= MAX_CACHED_STATUS_CHARS) {
         endedStatuses.set(job.id, { ownerKeyId: job.ownerKeyId, body })
       }
@@ -202,7 +216,7 @@ export const registerJobRoutes = async (app: FastifyInstance, runtime: ApiRuntim
     if (ended !== undefined) {
       return mayRead(key, ended.ownerKeyId) ? Exit.succeed(ended.body) : Exit.fail(jobNotFound(jobId))
     }
-    const running = manager.liveStatus(jobId)
+    const running = local?.liveStatus(jobId) ?? null
     if (running === null) return statusBody(key, jobId)
     return mayRead(key, running.record.ownerKeyId)
       ? Exit.succeed(JSON.stringify(statusView(running.record, running.stats)))
@@ -228,7 +242,7 @@ export const registerJobRoutes = async (app: FastifyInstance, runtime: ApiRuntim
         const key = yield* authenticate(request.headers.authorization)
         const job = yield* jobFor(key, request.params.id)
         const after = yield* (yield* JobManager).cancel(job)
-        return statusView(after, yield* statsOf(store, manager, after))
+        return statusView(after, yield* statsOf(rollouts, local, after))
       }),
     ),
   )
@@ -237,12 +251,12 @@ export const registerJobRoutes = async (app: FastifyInstance, runtime: ApiRuntim
     const found = await withJob(request, reply, (_key, job) =>
       Effect.gen(function* () {
         const query = yield* decodeQuery(ResultsQuery, request.query)
-        return { job, query, stats: yield* statsOf(store, manager, job) }
+        return { job, query, stats: yield* statsOf(rollouts, local, job) }
       }),
     )
     if (found === null) return reply
     const { job, query, stats } = found
-    const pages = pagesOf((after, limit) => runtime.runPromise(store.resultPage(job.id, after, limit)))
+    const pages = pagesOf((after, limit) => runtime.runPromise(rollouts.resultPage(job.id, after, limit)))
     if (wantsJsonl(request, query.format)) return reply.type("application/x-ndjson").send(jsonlBody(pages))
     const head = { job_id: job.id, status: job.status, summary: summaryView(job, stats), run_summary: job.summary }
     return reply.type(JSON_UTF8).send(jsonResultsBody(head, pages))
@@ -251,7 +265,7 @@ export const registerJobRoutes = async (app: FastifyInstance, runtime: ApiRuntim
   app.get<{ Params: { id: string } }>("/api/eval/jobs/:id/traces", async (request, reply) => {
     const job = await withJob(request, reply, (_key, job) => Effect.succeed(job))
     if (job === null) return reply
-    const pages = pagesOf((after, limit) => runtime.runPromise(store.tracePage(job.id, after, limit)))
+    const pages = pagesOf((after, limit) => runtime.runPromise(rollouts.tracePage(job.id, after, limit)))
     return reply
       .type("application/zip")
       .header("content-disposition", `attachment; filename="${job.id}_traces.zip"`)

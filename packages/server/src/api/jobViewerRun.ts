@@ -2,26 +2,27 @@ import type { EvalResult } from "@proctor/core"
 import { rolloutRow } from "@proctor/viewer/api"
 import type { ViewerRun } from "@proctor/viewer/backend"
 import { Chunk, Effect, Option, Stream } from "effect"
-import type { JobManagerService } from "../jobs/JobManager.js"
 import { isTerminal } from "../jobs/JobStatus.js"
-import type { JobRecord, JobStoreService } from "../jobs/JobStore.js"
+import type { JobRecord } from "../jobs/JobStore.js"
 import type { JobStoreError } from "../jobs/JobStoreError.js"
+import type { LocalJobsService } from "../jobs/LocalJobs.js"
 import { emptyStats } from "../jobs/ResultTally.js"
+import type { RolloutStoreService } from "../jobs/RolloutStore.js"
 
 /** Rows read per query when a comparison walks a job's results. */
 const RESULTS_PAGE = 5_000
 
 /**
  * A job as the viewer serves it: its rows from the job database in the order they were stored, its model calls
- * from the same, what is in flight from the job manager while this process runs it. The summary is the one
+ * from the same, what is in flight while this process runs it. The summary is the one
  * stored when the job ended; while it runs, its progress stands in.
  */
 export const jobViewerRun = (
   job: JobRecord,
-  store: JobStoreService,
-  manager: JobManagerService,
+  store: RolloutStoreService,
+  local: LocalJobsService | null,
 ): ViewerRun<JobStoreError> => {
-  const following = () => manager.liveRun(job.id)
+  const following = () => local?.liveRun(job.id) ?? null
   const parse = (json: string) => JSON.parse(json) as EvalResult
   return {
     head: Effect.gen(function* () {

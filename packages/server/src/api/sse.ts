@@ -5,6 +5,7 @@ import { JobManager } from "../jobs/JobManager.js"
 import { JobStore } from "../jobs/JobStore.js"
 import { snapshotEvent, terminalEvent } from "../jobs/JobView.js"
 import { emptyStats } from "../jobs/ResultTally.js"
+import { RolloutStore } from "../jobs/RolloutStore.js"
 
 const HEARTBEAT = Duration.seconds(15)
 
@@ -35,6 +36,7 @@ export const streamJobEvents = (jobId: string, raw: ServerResponse) =>
     Effect.gen(function* () {
       const manager = yield* JobManager
       const store = yield* JobStore
+      const rollouts = yield* RolloutStore
       const write = writeTo(raw)
       let id = 0
       const send = (event: JobEvent) => write(`id: ${++id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
@@ -43,7 +45,7 @@ export const streamJobEvents = (jobId: string, raw: ServerResponse) =>
       const subscription = yield* manager.subscribe(jobId)
       const job = yield* store.getJob(jobId)
       if (job === null) return
-      const stats = (yield* store.resultStats([jobId])).get(jobId) ?? emptyStats
+      const stats = (yield* rollouts.resultStats([jobId])).get(jobId) ?? emptyStats
       yield* send(snapshotEvent(job, stats))
       const end = terminalEvent(job, stats)
       if (end !== null) return yield* send(end)

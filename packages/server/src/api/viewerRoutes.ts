@@ -1,9 +1,9 @@
 import { viewerPage } from "@proctor/viewer"
 import { makeViewerApi, viewerUpdateMessage } from "@proctor/viewer/backend"
-import { Effect, Exit } from "effect"
+import { Effect, Exit, Option } from "effect"
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
-import { JobManager } from "../jobs/JobManager.js"
-import { JobStore } from "../jobs/JobStore.js"
+import { LocalJobs } from "../jobs/LocalJobs.js"
+import { RolloutStore } from "../jobs/RolloutStore.js"
 import { authenticate, jobFor } from "./authenticate.js"
 import { type ApiRuntime, sendFailure } from "./jobRoutes.js"
 import { jobViewerRun } from "./jobViewerRun.js"
@@ -33,7 +33,9 @@ export const registerViewerRoutes = async (
     Effect.gen(function* () {
       const key = yield* authenticate(request.headers.authorization)
       const job = yield* jobFor(key, request.params.id)
-      return makeViewerApi([jobViewerRun(job, yield* JobStore, yield* JobManager)])
+      return makeViewerApi([
+        jobViewerRun(job, yield* RolloutStore, Option.getOrNull(yield* Effect.serviceOption(LocalJobs))),
+      ])
     })
 
   app.get("/api/eval/jobs/:id/view/events", async (request: ViewRequest, reply: FastifyReply) => {

@@ -11,6 +11,7 @@ import { JobRejected } from "../jobs/JobRejected.js"
 import { isTerminal } from "../jobs/JobStatus.js"
 import { type JobRecord, JobStore } from "../jobs/JobStore.js"
 import { tallyRow, tallyRowOf } from "../jobs/ResultTally.js"
+import { RolloutStore } from "../jobs/RolloutStore.js"
 import { SecretBox } from "../jobs/SecretBox.js"
 import { storedStats, storeJobEnd } from "../jobs/storeJobEnd.js"
 import { ClusterBus, type ClusterSettings } from "./ClusterBus.js"
@@ -52,11 +53,13 @@ const committedKeyOf = (event: JobEvent): RolloutKeyText | null => {
  * `serve --redis-url`: an API replica. Rollouts run on `proctor worker` processes; this replica leases running jobs
  * in PostgreSQL and dispatches each through its window onto BullMQ, reconciling with PostgreSQL (the truth) so that
  * whatever Redis or a dead worker lost is dispatched again. Status is read from PostgreSQL and live events come over
- * Redis, so every replica answers the same for every job.
+ * Redis, so every replica answers the same for every job. Leases are also how jobs resume: an active job nobody holds
+ * is taken by the next lease round.
  */
 export const makeClusterJobManager = (options: ClusterManagerOptions) =>
   Effect.gen(function* () {
     const store = yield* JobStore
+    const rollouts = yield* RolloutStore
     const cluster = yield* ClusterStore
     const box = yield* SecretBox
     const maxRunning = Math.max(1, options.maxRunningJobs ?? 4)
@@ -89,7 +92,7 @@ export const makeClusterJobManager = (options: ClusterManagerOptions) =>
           passThreshold: config.pass_threshold,
           clusterBy: config.cluster_by,
         })
-        for (const row of yield* store.resultRows(record.id)) summary.add(JSON.parse(row) as EvalResult)
+        for (const row of yield* rollouts.resultRows(record.id)) summary.add(JSON.parse(row) as EvalResult)
         const final = summary.summarize({
           runId: record.id,
           plannedKeys: record.planned,
@@ -97,7 +100,7 @@ export const makeClusterJobManager = (options: ClusterManagerOptions) =>
           durationMs: Date.now() - startedMs,
         })
         yield* store.saveSummary(record.id, final)
-        const stats = yield* storedStats(store, record.id)
+        const stats = yield* storedStats(rollouts, record.id)
         const { ended, event } = yield* storeJobEnd(store, record.id, { ...verdict(final), stats })
         if (ended && event !== null) yield* publish(event)
       })
@@ -235,7 +238,7 @@ export const makeClusterJobManager = (options: ClusterManagerOptions) =>
 
       cancel: Effect.fn("ClusterJobManager.cancel")(function* (record: JobRecord) {
         if (isTerminal(record.status)) return record
-        const stats = yield* storedStats(store, record.id)
+        const stats = yield* storedStats(rollouts, record.id)
         const end = yield* storeJobEnd(store, record.id, { status: "cancelled", error: null, stats })
         if (end.ended) {
           yield* Effect.promise(() => bus.publishControl({ type: "cancel", job_id: record.id }).catch(() => 0))
@@ -253,7 +256,7 @@ export const makeClusterJobManager = (options: ClusterManagerOptions) =>
           const unlisten = bus.onEvent(jobId, (event) => (relay === null ? pending.push(event) : relay(event)))
           yield* Effect.addFinalizer(() => Effect.sync(unlisten))
           // Counts in `seed.completed` are this replica's: the rows stored when it subscribed, plus each commit since.
-          const tally = yield* store.resultTally(jobId)
+          const tally = yield* rollouts.resultTally(jobId)
           relay = (event) => {
             if (event.type === "seed.completed") {
               const result = event.data.result as EvalResult
@@ -275,9 +278,6 @@ export const makeClusterJobManager = (options: ClusterManagerOptions) =>
           return events as Queue.Dequeue<JobEvent>
         }).pipe(Effect.orElseSucceed(() => null)),
 
-      // Leases are the resumption: an active job nobody holds is taken by the next lease round.
-      resumeAll: Effect.succeed([]),
-
       drain: () =>
         Effect.gen(function* () {
           draining = true
@@ -287,10 +287,6 @@ export const makeClusterJobManager = (options: ClusterManagerOptions) =>
         }),
 
       isDraining: () => draining,
-      activeJobs: () => windows.size,
-      liveStats: () => null,
-      liveStatus: () => null,
-      liveRun: () => null,
     }
     const monitor: ClusterMonitorService = {
       metrics: () => readClusterMetrics(queue, options.cluster.prefix),
@@ -308,5 +304,5 @@ export const makeClusterJobManager = (options: ClusterManagerOptions) =>
 /** The job manager of an API replica (`serve --redis-url`), under the same tag the routes use, and its monitor. */
 export const clusterJobManagerLayer = (
   options: ClusterManagerOptions,
-): Layer.Layer<JobManager | ClusterMonitor, never, JobStore | ClusterStore | SecretBox> =>
+): Layer.Layer<JobManager | ClusterMonitor, never, JobStore | RolloutStore | ClusterStore | SecretBox> =>
   Layer.scopedContext(makeClusterJobManager(options))

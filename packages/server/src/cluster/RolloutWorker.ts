@@ -5,6 +5,7 @@ import {
   defaultBackoff,
   type EvalResult,
   Interceptor,
+  type InterceptorService,
   type ModelRateLimitRule,
   makeRunControl,
   type PricingOverrides,
@@ -15,18 +16,20 @@ import {
   StoreError,
 } from "@proctor/core"
 import { Worker } from "bullmq"
-import { Context, Effect, Exit, Layer, ManagedRuntime, Option, Scope } from "effect"
-import Fastify, { type FastifyInstance } from "fastify"
+import { Context, Effect, Exit, Fiber, Layer, Option, Runtime, Scope } from "effect"
+import Fastify from "fastify"
 import { INTERCEPTOR_PREFIX, registerInterceptorRoutes } from "../api/interceptorRoutes.js"
 import { redisRateGate } from "../interceptor/redisRateGate.js"
 import { serverInterceptorLayer } from "../interceptor/serverInterceptorLayer.js"
-import { causeMessage } from "../internal/causeMessage.js"
+import { JobDatabase } from "../jobs/JobDatabase.js"
 import type { JobEvent } from "../jobs/JobEvent.js"
 import { JobRuntime, type JobRuntimeOptions } from "../jobs/JobRuntime.js"
 import { isTerminal } from "../jobs/JobStatus.js"
 import { JobStore } from "../jobs/JobStore.js"
 import { withoutTrace } from "../jobs/jobEventOf.js"
 import { jobServicesLayer } from "../jobs/jobServicesLayer.js"
+import { RolloutStore, type RolloutStoreService } from "../jobs/RolloutStore.js"
+import { orStartError, type StartError } from "../lifetime/StartError.js"
 import { ClusterBus, type ClusterSettings, ROLLOUT_QUEUE, redisConnection, workersKey } from "./ClusterBus.js"
 import { ClusterStore } from "./ClusterStore.js"
 import { Batcher } from "./internal/Batcher.js"
@@ -55,18 +58,15 @@ export interface RolloutWorkerOptions extends JobRuntimeOptions {
   /** Configured limits of model upstreams, held together by every worker of the cluster (see `redisRateGate`). */
   readonly modelRateLimits?: ReadonlyArray<ModelRateLimitRule> | undefined
   readonly backoff?: BackoffPolicy | undefined
+  /** On close, how long in-flight rollouts may finish before they are handed back. Default 30 s. */
+  readonly drainGraceMs?: number | undefined
 }
 
-export interface RolloutWorkerHandle {
+/** A worker inside its scope: taking rollouts. Closing the scope drains it and closes it. */
+export interface RolloutWorker {
   readonly id: string
   /** Where this worker's interceptor listens (null without interception). */
   readonly interceptorUrl: string | null
-  /**
-   * SIGTERM: take no more rollouts; in-flight ones may finish within `graceMs`, the rest are handed back (their
-   * BullMQ jobs end without a result, and the dispatcher queues them again). Then closes.
-   */
-  readonly drain: (graceMs: number) => Promise<void>
-  readonly closed: Promise<void>
 }
 
 /** What a worker publishes about itself every few seconds, for `/metrics` (workers alive, throughput). */
@@ -99,7 +99,7 @@ interface JobContext {
 const RECHECK_MS = 5_000
 
 /** Model calls go to PostgreSQL with the job; results are committed by the worker itself (first answer wins). */
-const modelCallStore = (store: Context.Tag.Service<JobStore>, jobId: string) =>
+const modelCallStore = (store: RolloutStoreService, jobId: string) =>
   ResultStore.of({
     location: null,
     completed: Effect.succeed([]),
@@ -114,18 +114,31 @@ const modelCallStore = (store: Context.Tag.Service<JobStore>, jobId: string) =>
     saveSummary: () => Effect.void,
   })
 
-/**
- * `proctor worker`: takes rollouts from BullMQ, runs each with core's retries (every model call through this
- * worker's own interceptor, stored and priced in PostgreSQL) and commits its result to PostgreSQL unless another
- * answer was committed first. BullMQ's lock is renewed while a rollout runs; a worker that dies loses it and
- * BullMQ's stalled check hands the rollout to another worker.
- */
-export const startRolloutWorker = async (options: RolloutWorkerOptions): Promise<RolloutWorkerHandle> => {
-  const id = `${hostname()}-${process.pid}-${randomBytes(3).toString("hex")}`
-  const concurrency = Math.max(1, options.concurrency ?? 8)
-  const lockDuration = options.lockDurationMs ?? 30_000
+const cannotStart = (reason: StartError["reason"]) => orStartError("the worker", reason)
+
+/** This worker's own interceptor, on its own fastify instance (a worker has no other HTTP server). */
+const listenInterceptor = (options: RolloutWorkerOptions, interceptor: InterceptorService) =>
+  Effect.gen(function* () {
+    const app = yield* Effect.acquireRelease(
+      Effect.sync(() => Fastify({ logger: false, forceCloseConnections: true })),
+      (app) => Effect.promise(() => app.close()),
+    )
+    return yield* Effect.tryPromise(async () => {
+      await registerInterceptorRoutes(app, interceptor)
+      const address = await app.listen({
+        host: options.interceptorHost ?? "127.0.0.1",
+        port: options.interceptorPort ?? 0,
+      })
+      const url = options.interceptorPublicUrl ?? `${address}${INTERCEPTOR_PREFIX}`
+      interceptor.setBaseUrl(url)
+      return url
+    }).pipe(cannotStart("Http"))
+  })
+
+/** The worker's services: the cluster's store, the secret box, metrics, its interceptor, the job runtime. */
+const workerLayer = (options: RolloutWorkerOptions) => {
   const services = jobServicesLayer(
-    ClusterStore.layer.pipe(Layer.provideMerge(JobStore.layerPgWithClient(options.databaseUrl))),
+    ClusterStore.layer.pipe(Layer.provideMerge(JobDatabase.layerPg(options.databaseUrl))),
     { secretKey: options.secretKey },
   )
   const interceptorLayer = serverInterceptorLayer({
@@ -144,188 +157,218 @@ export const startRolloutWorker = async (options: RolloutWorkerOptions): Promise
   })
   const withInterceptor =
     options.intercept === false ? services : Layer.merge(services, interceptorLayer.pipe(Layer.provide(services)))
-  const layer = Layer.merge(withInterceptor, JobRuntime.layer(options).pipe(Layer.provide(withInterceptor)))
-  const runtime = ManagedRuntime.make(layer)
-  const started = await runtime.runPromiseExit(
-    Effect.all([JobStore, ClusterStore, JobRuntime, Effect.serviceOption(Interceptor)]),
-  )
-  if (Exit.isFailure(started)) {
-    await runtime.dispose()
-    throw new Error(`the worker cannot start: ${causeMessage(started.cause)}`)
-  }
-  const [store, cluster, jobs, interceptor] = started.value
-
-  let interceptorApp: FastifyInstance | null = null
-  let interceptorUrl: string | null = null
-  if (Option.isSome(interceptor)) {
-    interceptorApp = Fastify({ logger: false, forceCloseConnections: true })
-    await registerInterceptorRoutes(interceptorApp, interceptor.value)
-    const host = options.interceptorHost ?? "127.0.0.1"
-    const address = await interceptorApp.listen({ host, port: options.interceptorPort ?? 0 })
-    interceptorUrl = options.interceptorPublicUrl ?? `${address}${INTERCEPTOR_PREFIX}`
-    interceptor.value.setBaseUrl(interceptorUrl)
-  }
-
-  const bus = new ClusterBus(options.cluster)
-  const contexts = new Map<string, Promise<JobContext | null>>()
-
-  const openJob = (jobId: string): Effect.Effect<JobContext | null, unknown> =>
-    Effect.gen(function* () {
-      const record = yield* store.getJob(jobId)
-      if (record === null || isTerminal(record.status) || record.secretsSealed === null) return null
-      const { config, solver } = yield* jobs.open(record)
-      const scope = yield* Scope.make()
-      const context = yield* Layer.buildWithScope(
-        solver.pipe(Layer.provide(Layer.succeed(ResultStore, modelCallStore(store, jobId)))),
-        scope,
-      )
-      const control = makeRunControl()
-      const run = rolloutWithRetries({
-        runId: jobId,
-        config,
-        solver: Context.get(context, SolverTag),
-        control,
-        backoff: options.backoff ?? defaultBackoff,
-        recordSteps: (steps) => Effect.orDie(store.appendSteps(jobId, steps)),
-      })
-      return { planned: record.planned, control, run, scope, checkedAt: Date.now() } satisfies JobContext
-    })
-
-  const dropJob = (jobId: string) => {
-    const context = contexts.get(jobId)
-    contexts.delete(jobId)
-    void context?.then((ctx) => {
-      if (ctx === null) return
-      ctx.control.cancelInFlight()
-      return runtime.runPromise(Scope.close(ctx.scope, Exit.void))
-    })
-  }
-
-  const contextOf = async (jobId: string): Promise<JobContext | null> => {
-    let context = contexts.get(jobId)
-    if (context === undefined) {
-      context = runtime.runPromise(openJob(jobId))
-      contexts.set(jobId, context)
-      // A failure (PostgreSQL away) is not remembered: the next rollout of the job tries again.
-      context.catch(() => contexts.delete(jobId))
-      return context
-    }
-    const ctx = await context
-    if (ctx !== null && Date.now() - ctx.checkedAt > RECHECK_MS) {
-      ctx.checkedAt = Date.now()
-      const record = await runtime.runPromise(store.getJob(jobId))
-      if (record === null || isTerminal(record.status)) {
-        dropJob(jobId)
-        return null
-      }
-    }
-    return ctx
-  }
-
-  const unlistenControl = bus.onControl((message) => {
-    if (message.type === "cancel") dropJob(message.job_id)
-  })
-
-  // Results and their events go out in bursts: one statement and one Redis message for many rollouts.
-  const commits = new Batcher((batch: ReadonlyArray<{ jobId: string; result: EvalResult }>) =>
-    runtime.runPromise(cluster.commitResults(batch)),
-  )
-  const events = new Batcher((batch: ReadonlyArray<JobEvent>) =>
-    bus.publishEvents(batch).then(() => batch.map(() => undefined)),
-  )
-  let committed = 0
-  let handingBack = false
-  const processRollout = async (job: { data: RolloutMessage }) => {
-    const { job_id: jobId, seed, attempt } = job.data
-    const ctx = await contextOf(jobId)
-    if (ctx === null || handingBack) return "skipped"
-    const result = await runtime.runPromise(
-      Effect.raceFirst(ctx.run({ seed, attempt }), Effect.as(ctx.control.cancelled, null)),
-    )
-    if (result === null) return "abandoned"
-    if (!(await commits.submit({ jobId, result }))) {
-      bus.incrementStat("rollouts_rerun")
-      return "already committed"
-    }
-    committed++
-    await events
-      .submit({
-        type: "seed.completed",
-        job_id: jobId,
-        message: `seed ${seed} ${result.status}`,
-        data: { result: withoutTrace(result), total: ctx.planned, worker: id },
-      })
-      .catch(() => 0)
-    return "committed"
-  }
-
-  const workerConnection = redisConnection(options.cluster.redisUrl)
-  workerConnection.on("error", () => {})
-  const worker = new Worker<RolloutMessage>(ROLLOUT_QUEUE, processRollout, {
-    connection: workerConnection,
-    prefix: options.cluster.prefix,
-    concurrency,
-    lockDuration,
-    stalledInterval: Math.max(1_000, Math.round(lockDuration / 2)),
-    // A rollout whose worker died again and again is still only lost work: the dispatcher queues it anew.
-    maxStalledCount: 10,
-    removeOnComplete: { count: 0 },
-    removeOnFail: { count: 0 },
-  })
-  let active = 0
-  worker.on("error", () => {})
-  worker.on("active", () => {
-    active++
-  })
-  worker.on("completed", () => {
-    active--
-  })
-  worker.on("failed", (job, error) => {
-    active--
-    process.stderr.write(`rollout ${job?.id ?? "?"} failed on this worker: ${error.message}\n`)
-  })
-
-  const startedAt = new Date().toISOString()
-  const beat = () => {
-    const value: WorkerBeat = {
-      id,
-      host: hostname(),
-      pid: process.pid,
-      concurrency,
-      active,
-      committed,
-      started_at: startedAt,
-      seen_at: Date.now(),
-    }
-    void bus.redis.hset(workersKey(options.cluster.prefix), id, JSON.stringify(value)).catch(() => 0)
-  }
-  beat()
-  const beating = setInterval(beat, WORKER_BEAT_MS)
-
-  let markClosed: () => void = () => {}
-  const closed = new Promise<void>((resolve) => {
-    markClosed = resolve
-  })
-  let draining: Promise<void> | null = null
-  const drain = (graceMs: number) => {
-    draining ??= (async () => {
-      const handBack = setTimeout(() => {
-        handingBack = true
-        for (const jobId of [...contexts.keys()]) dropJob(jobId)
-      }, graceMs)
-      await worker.close()
-      clearTimeout(handBack)
-      clearInterval(beating)
-      unlistenControl()
-      await bus.redis.hdel(workersKey(options.cluster.prefix), id).catch(() => 0)
-      await bus.close()
-      workerConnection.disconnect()
-      await interceptorApp?.close()
-      await runtime.dispose()
-      markClosed()
-    })()
-    return draining
-  }
-  await worker.waitUntilReady()
-  return { id, interceptorUrl, drain, closed }
+  return Layer.merge(withInterceptor, JobRuntime.layer(options).pipe(Layer.provide(withInterceptor)))
 }
+
+/**
+ * `proctor worker`: takes rollouts from BullMQ, runs each with core's retries (every model call through this
+ * worker's own interceptor, stored and priced in PostgreSQL) and commits its result to PostgreSQL unless another
+ * answer was committed first. BullMQ's lock is renewed while a rollout runs; a worker that dies loses it and
+ * BullMQ's stalled check hands the rollout to another worker. Its scope's release drains it: no more rollouts;
+ * in-flight ones may finish within `drainGraceMs` (or until `hurry` completes), the rest are handed back (their
+ * BullMQ jobs end without a result, and the dispatcher queues them again).
+ */
+export const rolloutWorker = (
+  options: RolloutWorkerOptions,
+  hurry: Effect.Effect<void> = Effect.never,
+): Effect.Effect<RolloutWorker, StartError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const id = `${hostname()}-${process.pid}-${randomBytes(3).toString("hex")}`
+    const concurrency = Math.max(1, options.concurrency ?? 8)
+    const lockDuration = options.lockDurationMs ?? 30_000
+    const runtime = yield* Layer.toRuntime(workerLayer(options)).pipe(cannotStart("Services"))
+    const run = Runtime.runPromise(runtime)
+    const store = Context.get(runtime.context, JobStore)
+    const rollouts = Context.get(runtime.context, RolloutStore)
+    const cluster = Context.get(runtime.context, ClusterStore)
+    const jobs = Context.get(runtime.context, JobRuntime)
+    const interceptor = Runtime.runSync(runtime)(Effect.serviceOption(Interceptor))
+    const interceptorUrl = Option.isSome(interceptor) ? yield* listenInterceptor(options, interceptor.value) : null
+
+    const bus = yield* Effect.acquireRelease(
+      Effect.sync(() => new ClusterBus(options.cluster)),
+      (bus) => Effect.promise(() => bus.close()),
+    )
+    const contexts = new Map<string, Promise<JobContext | null>>()
+
+    const openJob = (jobId: string): Effect.Effect<JobContext | null, unknown> =>
+      Effect.gen(function* () {
+        const record = yield* store.getJob(jobId)
+        if (record === null || isTerminal(record.status) || record.secretsSealed === null) return null
+        const { config, solver } = yield* jobs.open(record)
+        const scope = yield* Scope.make()
+        const context = yield* Layer.buildWithScope(
+          solver.pipe(Layer.provide(Layer.succeed(ResultStore, modelCallStore(rollouts, jobId)))),
+          scope,
+        )
+        const control = makeRunControl()
+        const run = rolloutWithRetries({
+          runId: jobId,
+          config,
+          solver: Context.get(context, SolverTag),
+          control,
+          backoff: options.backoff ?? defaultBackoff,
+          recordSteps: (steps) => Effect.orDie(rollouts.appendSteps(jobId, steps)),
+        })
+        return { planned: record.planned, control, run, scope, checkedAt: Date.now() } satisfies JobContext
+      })
+
+    /** Stops the job's rollouts here and closes what was opened for it. */
+    const dropJob = (jobId: string): Effect.Effect<void> =>
+      Effect.suspend(() => {
+        const context = contexts.get(jobId)
+        contexts.delete(jobId)
+        if (context === undefined) return Effect.void
+        return Effect.flatMap(
+          Effect.promise(() => context.catch(() => null)),
+          (ctx) =>
+            ctx === null
+              ? Effect.void
+              : Effect.zipRight(Effect.sync(ctx.control.cancelInFlight), Scope.close(ctx.scope, Exit.void)),
+        )
+      })
+    const dropAll = Effect.suspend(() => Effect.forEach([...contexts.keys()], dropJob, { discard: true }))
+    // Released after BullMQ's worker has closed: whatever is still open for a job is closed with the worker.
+    yield* Effect.addFinalizer(() => dropAll)
+
+    const contextOf = async (jobId: string): Promise<JobContext | null> => {
+      let context = contexts.get(jobId)
+      if (context === undefined) {
+        context = run(openJob(jobId))
+        contexts.set(jobId, context)
+        // A failure (PostgreSQL away) is not remembered: the next rollout of the job tries again.
+        context.catch(() => contexts.delete(jobId))
+        return context
+      }
+      const ctx = await context
+      if (ctx !== null && Date.now() - ctx.checkedAt > RECHECK_MS) {
+        ctx.checkedAt = Date.now()
+        const record = await run(store.getJob(jobId))
+        if (record === null || isTerminal(record.status)) {
+          await run(dropJob(jobId))
+          return null
+        }
+      }
+      return ctx
+    }
+
+    yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        bus.onControl((message) => {
+          if (message.type === "cancel") void run(dropJob(message.job_id))
+        }),
+      ),
+      (unlisten) => Effect.sync(unlisten),
+    )
+
+    // Results and their events go out in bursts: one statement and one Redis message for many rollouts.
+    const commits = new Batcher((batch: ReadonlyArray<{ jobId: string; result: EvalResult }>) =>
+      run(cluster.commitResults(batch)),
+    )
+    const events = new Batcher((batch: ReadonlyArray<JobEvent>) =>
+      bus.publishEvents(batch).then(() => batch.map(() => undefined)),
+    )
+    let committed = 0
+    let handingBack = false
+    const processRollout = async (job: { data: RolloutMessage }) => {
+      const { job_id: jobId, seed, attempt } = job.data
+      const ctx = await contextOf(jobId)
+      if (ctx === null || handingBack) return "skipped"
+      const result = await run(Effect.raceFirst(ctx.run({ seed, attempt }), Effect.as(ctx.control.cancelled, null)))
+      if (result === null) return "abandoned"
+      if (!(await commits.submit({ jobId, result }))) {
+        bus.incrementStat("rollouts_rerun")
+        return "already committed"
+      }
+      committed++
+      await events
+        .submit({
+          type: "seed.completed",
+          job_id: jobId,
+          message: `seed ${seed} ${result.status}`,
+          data: { result: withoutTrace(result), total: ctx.planned, worker: id },
+        })
+        .catch(() => 0)
+      return "committed"
+    }
+
+    const workerConnection = yield* Effect.acquireRelease(
+      Effect.sync(() => redisConnection(options.cluster.redisUrl).on("error", () => {})),
+      (connection) => Effect.sync(() => connection.disconnect()),
+    )
+    let active = 0
+    const startedAt = new Date().toISOString()
+    const beat = () => {
+      const value: WorkerBeat = {
+        id,
+        host: hostname(),
+        pid: process.pid,
+        concurrency,
+        active,
+        committed,
+        started_at: startedAt,
+        seen_at: Date.now(),
+      }
+      void bus.redis.hset(workersKey(options.cluster.prefix), id, JSON.stringify(value)).catch(() => 0)
+    }
+    yield* Effect.acquireRelease(
+      Effect.sync(() => {
+        beat()
+        return setInterval(beat, WORKER_BEAT_MS)
+      }),
+      (beating) =>
+        Effect.zipRight(
+          Effect.sync(() => clearInterval(beating)),
+          Effect.promise(() => bus.redis.hdel(workersKey(options.cluster.prefix), id).catch(() => 0)),
+        ),
+    )
+
+    const graceMs = options.drainGraceMs ?? 30_000
+    const handBack = Effect.zipRight(
+      Effect.sync(() => {
+        handingBack = true
+      }),
+      dropAll,
+    )
+    yield* Effect.acquireRelease(
+      Effect.tryPromise(async () => {
+        const worker = new Worker<RolloutMessage>(ROLLOUT_QUEUE, processRollout, {
+          connection: workerConnection,
+          prefix: options.cluster.prefix,
+          concurrency,
+          lockDuration,
+          stalledInterval: Math.max(1_000, Math.round(lockDuration / 2)),
+          // A rollout whose worker died again and again is still only lost work: the dispatcher queues it anew.
+          maxStalledCount: 10,
+          removeOnComplete: { count: 0 },
+          removeOnFail: { count: 0 },
+        })
+        worker.on("error", () => {})
+        worker.on("active", () => {
+          active++
+        })
+        worker.on("completed", () => {
+          active--
+        })
+        worker.on("failed", (job, error) => {
+          active--
+          process.stderr.write(`rollout ${job?.id ?? "?"} failed on this worker: ${error.message}\n`)
+        })
+        await worker.waitUntilReady().catch(async (error: unknown) => {
+          await worker.close(true)
+          throw error
+        })
+        return worker
+      }).pipe(cannotStart("Services")),
+      // Takes no more rollouts and waits for the in-flight ones; after the grace (or on `hurry`) hands them back.
+      (worker) =>
+        Effect.gen(function* () {
+          const handingBackLater = yield* Effect.fork(
+            Effect.zipRight(Effect.interruptible(Effect.raceFirst(Effect.sleep(graceMs), hurry)), handBack),
+          )
+          yield* Effect.promise(() => worker.close())
+          yield* Fiber.interrupt(handingBackLater)
+        }),
+    )
+    return { id, interceptorUrl }
+  })

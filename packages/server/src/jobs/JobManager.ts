@@ -1,5 +1,4 @@
 import type { BackoffPolicy } from "@proctor/core"
-import type { LiveRunState } from "@proctor/viewer/backend"
 import { Context, Deferred, Duration, Effect, FiberSet, Layer, PubSub, type Queue, type Scope } from "effect"
 import type { ApiKeyRecord } from "./ApiKey.js"
 import { admitJob, type JobSpec, nowIso } from "./admitJob.js"
@@ -11,7 +10,8 @@ import { type JobRecord, JobStore } from "./JobStore.js"
 import type { JobStoreError } from "./JobStoreError.js"
 import { terminalEvent } from "./JobView.js"
 import { endWith, LiveJobs, makeLiveJob } from "./LiveJobs.js"
-import type { ResultStats } from "./ResultTally.js"
+import { LocalJobs, type LocalJobsService } from "./LocalJobs.js"
+import { RolloutStore } from "./RolloutStore.js"
 import { makeJobRunner } from "./runJob.js"
 import { SecretBox } from "./SecretBox.js"
 import { ServerMetrics } from "./ServerMetrics.js"
@@ -32,8 +32,8 @@ export interface JobManagerOptions extends JobRuntimeOptions {
 
 /**
  * What the routes ask of whichever runs the jobs: the embedded `JobManager` (rollouts run in this process) or an API
- * replica's cluster manager (`serve --redis-url`: rollouts run on `proctor worker` processes). Members marked
- * "embedded only" answer null (or nothing) on a replica, which runs no rollout itself: its routes read PostgreSQL.
+ * replica's cluster manager (`serve --redis-url`: rollouts run on `proctor worker` processes). What only the
+ * embedded one can answer (resuming, live state) is `LocalJobs`.
  */
 export interface JobManagerService {
   /** Stores the job (committed before this returns) and queues it. */
@@ -49,39 +49,18 @@ export interface JobManagerService {
    */
   readonly subscribe: (jobId: string) => Effect.Effect<Queue.Dequeue<JobEvent> | null, never, Scope.Scope>
   /**
-   * Embedded only: queues every job a previous process left pending or running and runs only their missing
-   * rollouts. A replica returns none: its lease rounds take up every active job nobody holds.
-   */
-  readonly resumeAll: Effect.Effect<ReadonlyArray<string>, JobStoreError>
-  /**
    * SIGTERM: start no new job or rollout, let in-flight rollouts finish within `graceMs`, abandon the rest. Jobs
    * stopped this way stay `running` in the database so the next start resumes them. A replica stops dispatching and
    * hands its leases back at once (`graceMs` unused): the rollouts carry on on the workers.
    */
   readonly drain: (graceMs: number) => Effect.Effect<void>
   readonly isDraining: () => boolean
-  /** Jobs this process runs or has queued (a replica: dispatches). */
-  readonly activeJobs: () => number
-  /**
-   * Embedded only: stats of a job this process is running, kept up to date as its rows are stored; null when it is
-   * not running here (ended, queued, or run by another process), where the stored aggregate or the rows are the truth.
-   */
-  readonly liveStats: (jobId: string) => ResultStats | null
-  /**
-   * Embedded only: a job this process is running, its row as stored when it started (nothing on it changes until
-   * the job ends) and its live stats, so a status poll needs no query. Null otherwise, and from the moment it ends.
-   */
-  readonly liveStatus: (jobId: string) => { readonly record: JobRecord; readonly stats: ResultStats } | null
-  /**
-   * Embedded only: a job this process has queued or runs, what is in flight (from its run events), and up to which
-   * `seq` its rows are committed in order (null until it runs). Null for any other job.
-   */
-  readonly liveRun: (jobId: string) => { readonly state: LiveRunState; readonly committedSeq: number | null } | null
 }
 
 export const makeJobManager = (options: JobManagerOptions = {}) =>
   Effect.gen(function* () {
     const store = yield* JobStore
+    const rollouts = yield* RolloutStore
     const box = yield* SecretBox
     const metrics = yield* ServerMetrics
     const runtime = yield* JobRuntime
@@ -97,6 +76,7 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
     let draining = false
     const { runJob, interrupted } = makeJobRunner({
       store,
+      rollouts,
       runtime,
       metrics,
       backoff: options.backoff,
@@ -151,7 +131,8 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
         if (control === null) {
           if (yield* store.cancelPending(record.id, nowIso())) {
             const cancelled = yield* store.getJob(record.id)
-            if (cancelled !== null) yield* endWith(job, terminalEvent(cancelled, yield* storedStats(store, record.id)))
+            if (cancelled !== null)
+              yield* endWith(job, terminalEvent(cancelled, yield* storedStats(rollouts, record.id)))
             return cancelled ?? record
           }
           // It was marked running meanwhile: runJob sees `cancelRequested` as soon as it has a RunControl.
@@ -169,12 +150,6 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
           return job === undefined ? Effect.succeed(null) : PubSub.subscribe(job.hub)
         }),
 
-      resumeAll: Effect.gen(function* () {
-        const jobs = yield* store.resumableJobs
-        for (const job of jobs) if (!live.has(job.id)) yield* enqueue(job.id)
-        return jobs.map((job) => job.id)
-      }),
-
       drain: (graceMs) =>
         Effect.gen(function* () {
           draining = true
@@ -187,24 +162,35 @@ export const makeJobManager = (options: JobManagerOptions = {}) =>
           yield* Effect.forEach(jobs, (job) => Deferred.await(job.done), {
             discard: true,
             concurrency: "unbounded",
-          }).pipe(Effect.timeout(Duration.millis(graceMs + 10_000)), Effect.ignore)
-          clearTimeout(abandon)
+          }).pipe(
+            Effect.timeout(Duration.millis(graceMs + 10_000)),
+            Effect.ignore,
+            // Also when the drain is cut short (a second signal): no timer outlives it.
+            Effect.ensuring(Effect.sync(() => clearTimeout(abandon))),
+          )
         }),
 
       isDraining: () => draining,
-      activeJobs: () => live.size,
+    }
+    const local: LocalJobsService = {
+      resumeAll: Effect.gen(function* () {
+        const jobs = yield* store.resumableJobs
+        for (const job of jobs) if (!live.has(job.id)) yield* enqueue(job.id)
+        return jobs.map((job) => job.id)
+      }),
       liveStats: live.stats,
       liveRun: live.run,
       liveStatus: live.status,
     }
-    return service
+    return Context.make(JobManager, service).pipe(Context.add(LocalJobs, local))
   })
 
 /** Runs eval jobs in this process on core's runner, a bounded number at a time, each with its own RunControl. */
 export class JobManager extends Context.Tag("@proctor/server/JobManager")<JobManager, JobManagerService>() {
   static readonly make = makeJobManager
+  /** With `LocalJobs`, which only this manager has. */
   static readonly layer = (
     options: JobManagerOptions = {},
-  ): Layer.Layer<JobManager, never, JobStore | SecretBox | ServerMetrics> =>
-    Layer.scoped(JobManager, makeJobManager(options)).pipe(Layer.provide(JobRuntime.layer(options)))
+  ): Layer.Layer<JobManager | LocalJobs, never, JobStore | RolloutStore | SecretBox | ServerMetrics> =>
+    Layer.scopedContext(makeJobManager(options)).pipe(Layer.provide(JobRuntime.layer(options)))
 }

@@ -4,6 +4,7 @@ import type { RowSequence } from "./internal/RowSequence.js"
 import { JobStore, type JobStoreService } from "./JobStore.js"
 import type { JobStoreError } from "./JobStoreError.js"
 import type { TallyRow } from "./ResultTally.js"
+import { RolloutStore, type RolloutStoreService } from "./RolloutStore.js"
 
 const storeError = (error: JobStoreError) => new StoreError({ reason: "Io", message: error.message, cause: error })
 
@@ -41,7 +42,7 @@ const closed = Effect.fail(new StoreError({ reason: "Io", message: "the job's re
  * earlier sessions stored.
  */
 export const makeJobResultStore = (
-  store: JobStoreService,
+  stores: { readonly jobs: JobStoreService; readonly rollouts: RolloutStoreService },
   jobId: string,
   onStored: OnStored = () => {},
   sequence: RowSequence | null = null,
@@ -62,7 +63,7 @@ export const makeJobResultStore = (
     })
 
     const commit = (batch: ReadonlyArray<PendingRow>) =>
-      Effect.flatMap(Effect.exit(store.upsertResults(jobId, batch)), (exit) =>
+      Effect.flatMap(Effect.exit(stores.rollouts.upsertResults(jobId, batch)), (exit) =>
         Effect.sync(() => {
           const outcome = Exit.isSuccess(exit) ? Effect.void : Effect.failCause(Cause.map(exit.cause, storeError))
           batch.forEach((row, i) => {
@@ -94,15 +95,15 @@ export const makeJobResultStore = (
 
     const service: ResultStoreService = {
       location: null,
-      completed: Effect.map(store.resultRows(jobId), parsed).pipe(Effect.mapError(storeError)),
+      completed: Effect.map(stores.rollouts.resultRows(jobId), parsed).pipe(Effect.mapError(storeError)),
       append: (result) =>
         Effect.async<void, StoreError>((answer) => {
           pending.push({ result, seq: sequence?.take() ?? 0, answer })
           wake?.()
         }),
-      appendModelCalls: (calls) => Effect.mapError(store.appendModelCalls(jobId, calls), storeError),
-      appendSteps: (steps) => Effect.mapError(store.appendSteps(jobId, steps), storeError),
-      saveSummary: (summary) => Effect.mapError(store.saveSummary(jobId, summary), storeError),
+      appendModelCalls: (calls) => Effect.mapError(stores.rollouts.appendModelCalls(jobId, calls), storeError),
+      appendSteps: (steps) => Effect.mapError(stores.rollouts.appendSteps(jobId, steps), storeError),
+      saveSummary: (summary) => Effect.mapError(stores.jobs.saveSummary(jobId, summary), storeError),
     }
     return service
   })
@@ -111,8 +112,10 @@ export const JobResultStoreLayer = (
   jobId: string,
   onStored?: OnStored,
   sequence?: RowSequence,
-): Layer.Layer<ResultStore, never, JobStore> =>
+): Layer.Layer<ResultStore, never, JobStore | RolloutStore> =>
   Layer.scoped(
     ResultStore,
-    Effect.flatMap(JobStore, (store) => makeJobResultStore(store, jobId, onStored, sequence ?? null)),
+    Effect.flatMap(Effect.all({ jobs: JobStore, rollouts: RolloutStore }), (stores) =>
+      makeJobResultStore(stores, jobId, onStored, sequence ?? null),
+    ),
   )

@@ -1,13 +1,13 @@
 import { Effect } from "effect"
 import { apiKeyDisplayPrefix, type CreatedApiKey, generateApiKey, hashApiKey, newApiKeyId } from "./ApiKey.js"
-import { JobStore } from "./JobStore.js"
+import { KeyStore } from "./KeyStore.js"
 
 /** Stores a new key's hash and returns the plaintext key, the only time it exists outside its owner's hands. */
 export const issueApiKey = Effect.fn("ApiKeys.issue")(function* (options: {
   readonly name: string
   readonly admin: boolean
 }) {
-  const store = yield* JobStore
+  const store = yield* KeyStore
   const key = generateApiKey()
   const record = {
     id: newApiKeyId(),

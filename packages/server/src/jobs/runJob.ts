@@ -17,11 +17,13 @@ import { JobStore, type JobStoreService } from "./JobStore.js"
 import { interruptedEvent, jobEventOf } from "./jobEventOf.js"
 import { endWith, type LiveJob, publish } from "./LiveJobs.js"
 import { statsOfTally, type TallyRow, tallyRow, tallyRowOf } from "./ResultTally.js"
+import { RolloutStore, type RolloutStoreService } from "./RolloutStore.js"
 import type { ServerMetricsService } from "./ServerMetrics.js"
 import { storedStats, storeJobEnd } from "./storeJobEnd.js"
 
 export interface JobRunnerDeps {
   readonly store: JobStoreService
+  readonly rollouts: RolloutStoreService
   readonly runtime: JobRuntimeService
   readonly metrics: ServerMetricsService
   readonly backoff: BackoffPolicy | undefined
@@ -33,8 +35,8 @@ export interface JobRunnerDeps {
  * One job run in this process, from its stored row to its stored end: opened through the `JobRuntime`, its rollouts
  * run by core's runner on the job's own `RunControl`, its run events forwarded to its subscribers.
  */
-export const makeJobRunner = ({ store, runtime, metrics, backoff, draining }: JobRunnerDeps) => {
-  const storeLayer = Layer.succeed(JobStore, store)
+export const makeJobRunner = ({ store, rollouts, runtime, metrics, backoff, draining }: JobRunnerDeps) => {
+  const storeLayer = Layer.merge(Layer.succeed(JobStore, store), Layer.succeed(RolloutStore, rollouts))
 
   const runLayer = (job: LiveJob, opened: OpenedJob) => {
     // Each committed row moves the live tally, so status polls never aggregate the rows.
@@ -53,7 +55,7 @@ export const makeJobRunner = ({ store, runtime, metrics, backoff, draining }: Jo
   const finish = (job: LiveJob, status: JobStatus, error: string | null) =>
     Effect.gen(function* () {
       job.running = null
-      const stats = job.tally === null ? yield* storedStats(store, job.id) : statsOfTally(job.tally)
+      const stats = job.tally === null ? yield* storedStats(rollouts, job.id) : statsOfTally(job.tally)
       const { event } = yield* storeJobEnd(store, job.id, { status, error, stats })
       yield* endWith(job, event)
     })
@@ -80,8 +82,8 @@ export const makeJobRunner = ({ store, runtime, metrics, backoff, draining }: Jo
       const { config } = opened.right
       if (!(yield* store.markRunning(job.id, nowIso()))) return
       // Counted once here (a resumed job's earlier rows included); every stored row updates it after.
-      job.tally = yield* store.resultTally(job.id)
-      job.sequence = new RowSequence(yield* store.maxResultSeq(job.id))
+      job.tally = yield* rollouts.resultTally(job.id)
+      job.sequence = new RowSequence(yield* rollouts.maxResultSeq(job.id))
       job.running = yield* store.getJob(job.id)
       const control = makeRunControl()
       job.control = control

@@ -6,6 +6,7 @@ import type { JobRecord, JobStoreService } from "./JobStore.js"
 import type { JobStoreError } from "./JobStoreError.js"
 import { terminalEvent } from "./JobView.js"
 import { emptyStats, type ResultStats } from "./ResultTally.js"
+import type { RolloutStoreService } from "./RolloutStore.js"
 
 /**
  * Stores a job's end (its status, error and final aggregate, so polls of the ended job never scan its rows) and
@@ -27,5 +28,5 @@ export const storeJobEnd = (
   })
 
 /** A job's aggregate from its stored rows, for a job that ends without a live tally. */
-export const storedStats = (store: JobStoreService, jobId: string) =>
-  Effect.map(store.resultStats([jobId]), (m) => m.get(jobId) ?? emptyStats)
+export const storedStats = (rollouts: RolloutStoreService, jobId: string) =>
+  Effect.map(rollouts.resultStats([jobId]), (m) => m.get(jobId) ?? emptyStats)

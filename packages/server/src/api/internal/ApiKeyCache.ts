@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import type { ApiKeyRecord } from "../../jobs/ApiKey.js"
-import { JobStore } from "../../jobs/JobStore.js"
 import type { JobStoreError } from "../../jobs/JobStoreError.js"
+import { KeyStore } from "../../jobs/KeyStore.js"
 import { makeLruMap } from "./LruMap.js"
 
 export const DEFAULT_API_KEY_CACHE_TTL_MS = 1_000
@@ -30,7 +30,7 @@ export interface ApiKeyCacheService {
  * keyed by the key's hash, so the cache holds nothing a key could be recovered from.
  */
 export const makeApiKeyCache = (options: ApiKeyCacheOptions) =>
-  Effect.map(JobStore, (store): ApiKeyCacheService => {
+  Effect.map(KeyStore, (store): ApiKeyCacheService => {
     const keys = makeLruMap<string, { readonly record: ApiKeyRecord; readonly expiresAt: number }>(MAX_CACHED_KEYS)
     return {
       cached: (keyHash) => {
@@ -53,6 +53,6 @@ export const makeApiKeyCache = (options: ApiKeyCacheOptions) =>
 /** Answers "which key is this?" from memory for the routes clients poll, within a TTL of the database's answer. */
 export class ApiKeyCache extends Context.Tag("@proctor/server/ApiKeyCache")<ApiKeyCache, ApiKeyCacheService>() {
   static readonly make = makeApiKeyCache
-  static readonly layer = (options: ApiKeyCacheOptions): Layer.Layer<ApiKeyCache, never, JobStore> =>
+  static readonly layer = (options: ApiKeyCacheOptions): Layer.Layer<ApiKeyCache, never, KeyStore> =>
     Layer.effect(ApiKeyCache, makeApiKeyCache(options))
 }

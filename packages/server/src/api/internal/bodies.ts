@@ -1,7 +1,7 @@
 import { Readable } from "node:stream"
 import { traceFileName } from "@proctor/core"
 import { strToU8, Zip, ZipDeflate } from "fflate"
-import type { RolloutCursor, StoredRow } from "../../jobs/JobStore.js"
+import type { RolloutCursor, StoredRow } from "../../jobs/RolloutStore.js"
 
 export const PAGE_SIZE = 1000
 

@@ -1,4 +1,4 @@
-import type { SqlClient, SqlError } from "@effect/sql"
+import { SqlClient, type SqlError } from "@effect/sql"
 import {
   decodeModelCalls,
   type EvalResult,
@@ -7,69 +7,95 @@ import {
   type RolloutStep,
   rolloutKeyId,
 } from "@proctor/core"
-import { Effect, Either } from "effect"
-import { JobStoreError, jobStoreError } from "../JobStoreError.js"
-import type { ResultStoreRowsService, ResultWrite, RolloutCursor } from "../JobStoreService.js"
-import { emptyTally, finiteOrNull, type ResultTally, type TallyRow, tallyRowOf } from "../ResultTally.js"
-import { num, numOrNull, type PageRow, pageOf } from "./storeRows.js"
+import { Context, Effect, Either, Layer } from "effect"
+import { applyWrites, hasTrace, inStartOrder, type StoredTallyRow, tallyRowOfStored } from "./internal/resultWrites.js"
+import { num, numOrNull } from "./internal/storeRows.js"
+import { JobStoreError, jobStoreError } from "./JobStoreError.js"
+import { emptyTally, finiteOrNull, type ResultStats, type ResultTally, type TallyRow } from "./ResultTally.js"
 
-/**
- * Rows come back in call id order (random); a rollout's calls are shown in the order they started. The sort
- * is stable and decoding puts a call's base before it, so calls started in the same millisecond keep their
- * order within a try.
- */
-const inStartOrder = (calls: Array<ModelCall>): Array<ModelCall> =>
-  calls.sort((a, b) => (a.started_at < b.started_at ? -1 : a.started_at > b.started_at ? 1 : 0))
+/** A page position: the last (seed, attempt) already read. */
+export interface RolloutCursor {
+  readonly seed: number
+  readonly attempt: number
+}
 
-const hasTrace = (result: EvalResult) => result.trace !== undefined && result.trace !== null
+export interface StoredRow extends RolloutCursor {
+  /** The stored JSON text, handed to clients as it is. */
+  readonly json: string
+}
 
-interface StoredTallyRow {
+export interface ResultWrite {
+  readonly result: EvalResult
+  /** Its place in the viewer's order of the job's rows (kept from the first write of a key); 0 when unnumbered. */
+  readonly seq?: number | undefined
+}
+
+/** Result rows, their traces, and the model calls and steps of each rollout. */
+export interface RolloutStoreService {
+  /**
+   * Upserts rollouts' rows (and their traces) in one transaction: the last write of a key wins. Returns, for each
+   * write in order, the row it replaced (null for a new key), so a live tally can take the old row's contribution
+   * back out.
+   */
+  readonly upsertResults: (
+    jobId: string,
+    writes: ReadonlyArray<ResultWrite>,
+  ) => Effect.Effect<ReadonlyArray<TallyRow | null>, JobStoreError>
+  /** The highest `seq` of a job's rows (0 for none): where a resumed job's rows continue. */
+  readonly maxResultSeq: (jobId: string) => Effect.Effect<number, JobStoreError>
+  /**
+   * Rows of a job in the viewer's order (seq, then seed and attempt) from position `offset`, each with its count of
+   * model calls; with `maxSeq`, only rows up to it (those of a running job known to be committed in order).
+   */
+  readonly viewerRows: (
+    jobId: string,
+    page: { readonly offset: number; readonly limit: number; readonly maxSeq: number | null },
+  ) => Effect.Effect<ReadonlyArray<{ readonly json: string; readonly calls: number }>, JobStoreError>
+  /** One rollout's row, with its trace when one was stored. */
+  readonly rolloutOf: (
+    jobId: string,
+    key: RolloutCursor,
+  ) => Effect.Effect<{ readonly json: string; readonly trace: string | null } | null, JobStoreError>
+  /** Every stored row of a job as JSON text, in (seed, attempt) order. */
+  readonly resultRows: (jobId: string) => Effect.Effect<ReadonlyArray<string>, JobStoreError>
+  readonly resultPage: (
+    jobId: string,
+    after: RolloutCursor | null,
+    limit: number,
+  ) => Effect.Effect<ReadonlyArray<StoredRow>, JobStoreError>
+  readonly tracePage: (
+    jobId: string,
+    after: RolloutCursor | null,
+    limit: number,
+  ) => Effect.Effect<ReadonlyArray<StoredRow>, JobStoreError>
+  readonly resultStats: (
+    jobIds: ReadonlyArray<string>,
+  ) => Effect.Effect<ReadonlyMap<string, ResultStats>, JobStoreError>
+  /** One scan of a job's rows into a tally, taken once when a job (re)starts; kept up to date in memory after. */
+  readonly resultTally: (jobId: string) => Effect.Effect<ResultTally, JobStoreError>
+
+  /** The inference interceptor's records of a job's model calls (idempotent by call id). */
+  readonly appendModelCalls: (jobId: string, calls: ReadonlyArray<ModelCall>) => Effect.Effect<void, JobStoreError>
+  readonly modelCallsOf: (jobId: string, key: RolloutCursor) => Effect.Effect<ReadonlyArray<ModelCall>, JobStoreError>
+  /** Steps of agent rollouts as they happen; a step stored again (same rollout, try and index) is kept once. */
+  readonly appendSteps: (jobId: string, steps: ReadonlyArray<RolloutStep>) => Effect.Effect<void, JobStoreError>
+  /** A key's steps, every try's, in the order they happened. */
+  readonly stepsOf: (jobId: string, key: RolloutCursor) => Effect.Effect<ReadonlyArray<RolloutStep>, JobStoreError>
+}
+
+interface PageRow {
   readonly seed: number | string
   readonly attempt: number | string
-  readonly status: string
-  readonly score: number | string | null
-  readonly tokens: number | string | null
-  readonly cost_usd: number | string | null
+  readonly json: string
 }
 
-const tallyRowOfStored = (row: StoredTallyRow): TallyRow => ({
-  status: row.status,
-  score: numOrNull(row.score),
-  tokens: numOrNull(row.tokens),
-  costUsd: numOrNull(row.cost_usd),
-})
+const pageOf = (rows: ReadonlyArray<PageRow>): ReadonlyArray<StoredRow> =>
+  rows.map((row) => ({ seed: num(row.seed), attempt: num(row.attempt), json: row.json }))
 
-/**
- * What a group of writes does to the rows stored before it (`stored`, by key): the row each write replaces (null for a
- * new key; in order, so a key written twice replaces its own first write), and one write per key, as one INSERT may
- * touch a row only once (PostgreSQL) — the key's last result at the `seq` of its first write, as separate writes of
- * the key would have left it.
- */
-const applyWrites = (
-  writes: ReadonlyArray<ResultWrite>,
-  keys: ReadonlyArray<string>,
-  stored: Map<string, TallyRow>,
-): { readonly replaced: ReadonlyArray<TallyRow | null>; readonly unique: ReadonlyArray<ResultWrite> } => {
-  // The usual group: new keys, each once.
-  if (stored.size === 0 && new Set(keys).size === keys.length) {
-    return { replaced: writes.map(() => null), unique: writes }
-  }
-  const byKey = new Map<string, ResultWrite>()
-  const replaced = writes.map((write, i) => {
-    const key = keys[i]!
-    const previous = stored.get(key) ?? null
-    stored.set(key, tallyRowOf(write.result))
-    const first = byKey.get(key)
-    byKey.set(key, first === undefined ? write : { result: write.result, seq: first.seq })
-    return previous
-  })
-  return { replaced, unique: [...byKey.values()] }
-}
-
-/** The results aggregate of the job store: result rows, their traces, the model calls and steps of each rollout. */
-export const makeResultQueries = (sql: SqlClient.SqlClient): ResultStoreRowsService => {
+export const makeRolloutStore = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
   const page = (table: "results" | "traces", column: "row_json" | "trace_json") =>
-    Effect.fn(`JobStore.${table}Page`)(
+    Effect.fn(`RolloutStore.${table}Page`)(
       function* (jobId: string, after: RolloutCursor | null, limit: number) {
         const rows = yield* after === null
           ? sql<PageRow>`SELECT seed, attempt, ${sql(column)} AS json FROM ${sql(table)}
@@ -132,7 +158,7 @@ export const makeResultQueries = (sql: SqlClient.SqlClient): ResultStoreRowsServ
     return write
   }
 
-  return {
+  const service: RolloutStoreService = {
     upsertResults: (jobId, writes) => {
       if (writes.length === 0) return Effect.succeed([])
       const keys = writes.map(({ result }) => rolloutKeyId(result))
@@ -316,4 +342,14 @@ export const makeResultQueries = (sql: SqlClient.SqlClient): ResultStoreRowsServ
         ),
       ),
   }
+  return service
+})
+
+/** The rollouts of the job database's jobs (see `JobDatabase`, which opens it). */
+export class RolloutStore extends Context.Tag("@proctor/server/RolloutStore")<RolloutStore, RolloutStoreService>() {
+  static readonly make = makeRolloutStore
+  static readonly layer: Layer.Layer<RolloutStore, never, SqlClient.SqlClient> = Layer.effect(
+    RolloutStore,
+    makeRolloutStore,
+  )
 }
