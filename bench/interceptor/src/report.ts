@@ -3,13 +3,12 @@ import {
   int,
   invokedWith,
   linearFit,
-  machineDescription,
-  measuredAt,
   median,
   mib,
   ms,
   type Percentiles,
   percentiles,
+  runFigures,
   verdict,
 } from "@proctor/bench-shared"
 import type { MemoryResult } from "./memoryRun.js"
@@ -210,11 +209,7 @@ export const renderSection = (
     invokedWith: invokedWith(),
     main: {
       section: SECTION,
-      measured_at: measuredAt(info.startedAt),
-      proctor: info.proctor,
-      machine: machineDescription(),
-      load_before: info.loadBefore,
-      load_after: info.loadAfter,
+      ...runFigures(info),
       slow_latency_ms: SLOW_LATENCY_MS,
       cids: CIDS,
       calls_per_rollout: CALLS_PER_ROLLOUT,

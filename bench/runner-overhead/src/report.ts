@@ -75,6 +75,8 @@ export const renderSection = (
   const keptCount = kept.length
   const disturbed = kept.filter((x) => x > QUIET_CORES).length
   const row = (label: string, cells: ReadonlyArray<string>) => `| ${label} | ${cells.join(" | ")} |`
+  /** Client CPU per rollout (µs), median over the rounds. */
+  const cpuUs = (pick: (r: Round) => number) => micros(med(pick), ROLLOUTS)
   return sectionText({
     settings: {
       section: SECTION,
@@ -130,22 +132,10 @@ export const renderSection = (
     wholeVsNode: ratio(mWall / mNode),
     inRunVsUndiciByRound: rounds.map((r) => ratio(r.proctor.inRunThroughput / r.undici.throughput)).join(", "),
     inRunVsNodeByRound: rounds.map((r) => ratio(r.proctor.inRunThroughput / r.nodeHttp.throughput)).join(", "),
-    undiciCpuUs: micros(
-      med((r) => r.undici.cpuSeconds),
-      ROLLOUTS,
-    ),
-    nodeCpuUs: micros(
-      med((r) => r.nodeHttp.cpuSeconds),
-      ROLLOUTS,
-    ),
-    nodeProcessCpuUs: micros(
-      med((r) => r.nodeHttpProcess.cpuSeconds),
-      ROLLOUTS,
-    ),
-    proctorCpuUs: micros(
-      med((r) => r.proctor.cpuSeconds),
-      ROLLOUTS,
-    ),
+    undiciCpuUs: cpuUs((r) => r.undici.cpuSeconds),
+    nodeCpuUs: cpuUs((r) => r.nodeHttp.cpuSeconds),
+    nodeProcessCpuUs: cpuUs((r) => r.nodeHttpProcess.cpuSeconds),
+    proctorCpuUs: cpuUs((r) => r.proctor.cpuSeconds),
     rssRows: rss.map((r) =>
       row(int(r.seeds), [
         `**${mb(r.peakRssMb)}**`,

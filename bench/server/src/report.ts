@@ -4,13 +4,12 @@ import {
   int,
   invokedWith,
   linearFit,
-  machineDescription,
-  measuredAt,
   median,
   mib,
   ms,
   type ProctorRun,
   ratio,
+  runFigures,
   verdict,
 } from "@proctor/bench-shared"
 import type { BigJobResult, Checkpoint, MemorySample } from "./bigJob.js"
@@ -89,11 +88,7 @@ export const renderSection = (
     invokedWith: invokedWith(),
     throughput: {
       section: SECTION,
-      measured_at: measuredAt(info.startedAt),
-      proctor: info.proctor,
-      machine: machineDescription(),
-      load_before: info.loadBefore,
-      load_after: info.loadAfter,
+      ...runFigures(info),
       small_seeds: SMALL_SEEDS,
       duration_s: DURATION_S,
       connections: CONNECTIONS,

@@ -1,16 +1,11 @@
 import { readFileSync } from "node:fs"
+import { tableRowsUnder } from "@proctor/bench-shared"
 import { describe, expect, it } from "vitest"
 import { type ServerFigures, sectionText } from "../src/section.js"
 
 const fixture = readFileSync(new URL("fixtures/section.md", import.meta.url), "utf8")
 
-/** A table's rows in the fixture, under the header that starts with `header`: figures, not prose. */
-const rowsUnder = (header: string) => {
-  const lines = fixture.split("\n")
-  const start = lines.findIndex((line) => line.startsWith(header)) + 2
-  const end = lines.findIndex((line, i) => i >= start && !line.startsWith("|"))
-  return lines.slice(start, end).join("\n")
-}
+const rowsUnder = (header: string) => tableRowsUnder(fixture, header)
 
 /** The figures of the section bench/RESULTS.md held when the prose moved into templates (fixtures/section.md). */
 const figures: ServerFigures = {

@@ -49,3 +49,17 @@ export const invokedAs = (bench: string, args: string): string =>
 /** `round 2 proctor 9,120/s (others 0.31); …`: the attempts run again, as a section lists them. */
 export const discardedList = (discarded: ReadonlyArray<DiscardedAttempt>): string =>
   discarded.map((d) => `${d.label} ${d.figure} (others ${cores(d.otherCores)})`).join("; ")
+
+/** When and where a section was measured, and which proctor: the figures every section's first lines show. */
+export const runFigures = (info: {
+  readonly startedAt: Date
+  readonly proctor: string
+  readonly loadBefore: string
+  readonly loadAfter: string
+}) => ({
+  measured_at: measuredAt(info.startedAt),
+  proctor: info.proctor,
+  machine: machineDescription(),
+  load_before: info.loadBefore,
+  load_after: info.loadAfter,
+})

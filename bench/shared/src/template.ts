@@ -30,3 +30,11 @@ export const readTemplates = <const Name extends string>(
   Object.fromEntries(
     names.map((name) => [name, readFileSync(new URL(`${name}.md`, folder), "utf8").replace(/\n$/, "")]),
   ) as Record<Name, string>
+
+/** The rows of a markdown table, under the header line that starts with `header` (a section's figures). */
+export const tableRowsUnder = (markdown: string, header: string): string => {
+  const lines = markdown.split("\n")
+  const start = lines.findIndex((line) => line.startsWith(header)) + 2
+  const end = lines.findIndex((line, i) => i >= start && !line.startsWith("|"))
+  return lines.slice(start, end).join("\n")
+}
