@@ -2,7 +2,6 @@ import { execFileSync } from "node:child_process"
 import { readdirSync, readFileSync } from "node:fs"
 import {
   ErrorKind,
-  EvalFlags,
   EvalTomlSection,
   errorKindDocs,
   ModelCallsFailedReason,
@@ -12,7 +11,7 @@ import {
   TaskAppErrorReason,
 } from "@proctor/core"
 import { Either, Schema } from "effect"
-import { createProgram, ExitCode, exitCodeMeanings } from "proctor"
+import { createProgram, ExitCode, evalFlags, exitCodeMeanings } from "proctor"
 import { parse } from "smol-toml"
 import { describe, expect, it } from "vitest"
 import { cliCommands, flagsOf } from "../src/cliReference.js"
@@ -76,8 +75,11 @@ describe("config keys' docs (configKeyDoc annotations in EvalRunConfig.ts)", () 
     const flags = new Set([...evalCommand.options.map((option) => option.long), "APP_ID"])
     const named = keys.flatMap((key) => (key.doc.flag === undefined ? [] : [key.doc.flag]))
     expect(named.filter((flag) => !flags.has(flag))).toEqual([])
-    const flagOf = (field: string) => (field === "app_id" ? "APP_ID" : `--${field.replaceAll("_", "-")}`)
-    expect(Object.keys(EvalFlags.fields).filter((field) => !named.includes(flagOf(field)))).toEqual([])
+    const setting = Object.values(evalFlags).flatMap((flag) => ("configKey" in flag ? [flag.spec.split(" ")[0]!] : []))
+    expect([...setting, "APP_ID"].filter((flag) => !named.includes(flag))).toEqual([])
+    const settings = [...Object.keys(EvalTomlSection.fields), "inference_url"]
+    const keysSet = Object.values(evalFlags).flatMap((flag) => ("configKey" in flag ? [String(flag.configKey)] : []))
+    expect(keysSet.filter((key) => !settings.includes(key))).toEqual([])
   })
 })
 

@@ -3,18 +3,27 @@ import {
   int,
   invokedWith,
   linearFit,
-  machineDescription,
-  measuredAt,
   median,
   mib,
   ms,
   type Percentiles,
   percentiles,
+  runFigures,
   verdict,
 } from "@proctor/bench-shared"
 import type { MemoryResult } from "./memoryRun.js"
 import { finite, type PhaseResult } from "./openLoop.js"
 import type { GcPauses } from "./processes.js"
+import {
+  type AddedFigures,
+  type CpuFigures,
+  type CpuRatio,
+  cpuRatioText,
+  failedText,
+  type InterceptorFigures,
+  type PhaseTargets,
+  sectionText,
+} from "./section.js"
 import {
   CALLS_PER_ROLLOUT,
   CIDS,
@@ -147,20 +156,37 @@ export const statsOf = (phase: PhaseResult, cpu: CpuSlices | null): PhaseStats =
 /** The open loop fell behind: sends went out late, or answers kept arriving long after the last send. */
 export const isOverloaded = (s: PhaseStats) => s.lag.p99 > 10 || s.phase.seconds > s.phase.scheduledSeconds * 1.1 + 0.5
 
-export const targetLine = (label: string, target: number, s: PhaseStats, at: (p: Percentiles) => number) => {
+/** A latency limit on a phase's added percentile (`at`), with the paired one beside it. */
+const addedFigures = (target: number, s: PhaseStats, at: (p: Percentiles) => number): AddedFigures => {
   const added = at(s.proxied) - at(s.direct)
   const paired = at(s.paired)
-  if (isOverloaded(s)) {
-    return (
-      `- ${label} ≤ ${target} ms: ${signed(added)} ms (paired ${signed(paired)} ms) — **not measured**: the ` +
-      "machine was overloaded in this phase (see below)."
-    )
+  return {
+    added: signed(added),
+    paired: signed(paired),
+    overloaded: isOverloaded(s),
+    notByPaired: added <= target && paired > target,
+    verdict: verdict(added <= target),
   }
-  return (
-    `- ${label} ≤ ${target} ms: ${signed(added)} ms (paired ${signed(paired)} ms) — ${verdict(added <= target)}` +
-    `${added <= target && paired > target ? " (not by the paired differences)" : ""}.`
-  )
 }
+
+/** The CPU limit against the interceptor's own CPU, with the bare proxy's floor beside it. */
+const cpuFigures = (targetUs: number, s: PhaseStats): CpuFigures => {
+  const own = ownUs(s)
+  if (own === null) return null
+  const bare = bareUs(s)
+  const ratio = cpuRatio(s)
+  return {
+    ownUs: int(own),
+    floor: bare === null || ratio === null ? null : { bareUs: int(bare), ratio },
+    verdict: verdict(own <= targetUs),
+  }
+}
+
+const phaseTargets = (s: PhaseStats, cpuTargetUs: number): PhaseTargets => ({
+  p50: addedFigures(TARGET_P50_MS, s, (p) => p.p50),
+  p99: addedFigures(TARGET_P99_MS, s, (p) => p.p99),
+  cpu: cpuFigures(cpuTargetUs, s),
+})
 
 export interface RunInfo {
   readonly startedAt: Date
@@ -175,187 +201,125 @@ export const renderSection = (
   info: RunInfo,
 ): string => {
   const row = (cells: ReadonlyArray<string>) => `| ${cells.join(" | ")} |`
-  const lines: Array<string> = [
-    SECTION,
-    "",
-    `Measured ${measuredAt(info.startedAt)} UTC with ` +
-      "`npx -y pnpm@10 run bench:interceptor` (bench/interceptor)" +
-      (invokedWith() === "" ? "" : ` as \`node bench/interceptor/dist/main.js ${invokedWith()}\``) +
-      `; proctor at ${info.proctor}.`,
-    "",
-    `Machine: ${machineDescription()}. Load generator, interceptor and upstream are three processes ` +
-      `sharing the cores. Load average (1/5/15 min) at the start: ${info.loadBefore}; at the end: ${info.loadAfter}.`,
-    "",
-    "Setup: the upstream is the baseline model (`examples/baseline-model`, fastify) in its own process, with no " +
-      `added latency (and a second one with ${SLOW_LATENCY_MS} ms); the interceptor is an \`Interceptor\` with ` +
-      "proctor's pricing served on its process's main thread (`startInterceptor`, the same `serveInterceptor` as " +
-      "`proctor eval`; there the process is the runner's too, here it only answers the bench's IPC besides), with " +
-      "an upstream key configured and " +
-      `${CIDS} rollouts open at a time during each phase, each taking ${CALLS_PER_ROLLOUT} proxied calls before it is ` +
-      "closed and replaced (open and close over IPC, as a run's rollouts come and go); this process is the load generator " +
-      "(undici `Pool`s). Each phase is an **open loop**: a fixed schedule of " +
-      `${RATE} proxied requests/s through the interceptor interleaved with ${RATE} direct requests/s to the same ` +
-      "upstream — pair k sends one of each, half a period apart, in random order — so both see the same machine. " +
-      "Bodies are the math task app's first turn (system prompt, problem, its two tools, `gpt-4o-mini`); SSE " +
-      "requests ask for text (`tool_choice: none`) without `include_usage`, so the interceptor adds it and filters " +
-      "the usage chunk. Latency is from send to the last byte (JSON) or to the first content delta (SSE, time to " +
-      "first token), measured in the load generator. *added* = proxied percentile − direct percentile; *paired* = " +
-      "percentiles of proxied_k − direct_k. *inside* is the interceptor's own `latency_ms`/`ttft_ms` of the call " +
-      "(from the body being read to the answer sent); *outside* = proxied − inside, per request (the hop from the " +
-      `client into the interceptor and back). A ${WARMUP_S} s warm-up of each kind is discarded. The bench's ` +
-      "event-loop probe on the interceptor's event loop (a 2 ms timer) wakes its thread 500 times a second, at a cost " +
-      "the interceptor itself does not have (tens of µs of CPU a wake-up on a VM), so the interceptor's CPU per " +
-      `call is measured on the same schedule run again for ${CPU_DURATION_S} s with the probe's timer stopped ` +
-      "(*own*), next to the figure with it ticking. That time is cut into slices, each followed by the same slice of " +
-      "the schedule through a *bare proxy* in a process of its own (bench/interceptor/src/bareProxyProcess.ts: the " +
-      "same node:http server and undici dispatcher, each POST forwarded byte for byte and answered as it arrives, " +
-      "nothing parsed, recorded or priced): the least CPU a Node proxy spends per call on this machine, the floor " +
-      "under the interceptor's. Alternating, a machine whose speed drifts over minutes moves both alike; the ratio " +
-      "is over all slices, with its range over the pairs of slices.",
-    "",
-    "| phase | requests direct + proxied | direct p50 / p90 / p99 (ms) | proxied p50 / p90 / p99 (ms) | added p50 / p90 / p99 (ms) | " +
-      "paired p50 / p90 / p99 (ms) | inside p50 / p99 (ms) | outside p50 / p99 (ms) | send lag p99 (ms) | " +
-      "CPU µs per proxied call: interceptor own (with probe) / upstream / load generator | " +
-      "bare proxy CPU µs per call (interceptor own ÷ bare) | others (cores) |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ...phases.map((s) =>
-      row([
-        s.phase.name,
-        `${int(s.phase.pairs)} + ${int(s.phase.pairs)} (${int(s.phase.rollouts)} rollouts)` +
-          `${s.phase.failures > 0 ? ` (**${s.phase.failures} failed**)` : ""}`,
-        `${ms(s.direct.p50)} / ${ms(s.direct.p90)} / ${ms(s.direct.p99)}`,
-        `${ms(s.proxied.p50)} / ${ms(s.proxied.p90)} / ${ms(s.proxied.p99)}`,
-        `**${signed(s.proxied.p50 - s.direct.p50)}** / ${signed(s.proxied.p90 - s.direct.p90)} / ` +
-          `**${signed(s.proxied.p99 - s.direct.p99)}**`,
-        `${signed(s.paired.p50)} / ${signed(s.paired.p90)} / ${signed(s.paired.p99)}`,
-        `${ms(s.inside.p50)} / ${ms(s.inside.p99)}`,
-        `${ms(s.outside.p50)} / ${ms(s.outside.p99)}`,
-        ms(s.lag.p99),
-        `**${ownCpu(s)}** (${perCall(s.phase, s.phase.cpu.interceptor)}) / ` +
-          `${perCall(s.phase, s.phase.cpu.upstream / 2)} / ${perCall(s.phase, s.phase.cpu.self / 2)}`,
-        bareCpu(s),
-        cores(s.phase.cpu.otherCores),
-      ]),
-    ),
-    "",
-  ]
-  lines.push(
-    "What stalls the interceptor during each phase: its event-loop delay (sampled every 2 ms), its GC pauses " +
-      "on its thread, how often the kernel took that thread's core away while it could run (involuntary context " +
-      "switches of the process's busiest thread, the interceptor's), and the machine's CPU pressure (Linux PSI: the share of the time some runnable task — ours or " +
-      "anyone's — waited for a core). The last three columns line the interceptor's stalls (its event loop " +
-      `late by ${STALL_FOR_TAIL_MS} ms or more, whatever the cause) and GC pauses (${STALL_FOR_TAIL_MS} ms or more) up ` +
-      "with the proxied requests in flight: for the slowest 1% by paired difference, against all proxied requests.",
-    "",
-    "| phase | event-loop delay p50 / p99 / max (ms) | minor GC: count, total, max (ms) | major GC: count, total, max (ms) | preempted (/s) | CPU pressure (some) | slowest 1%: overlap a stall / all requests | slowest 1%: overlap a GC pause / all requests | slowest 1%: share of the excess spent in a stall (median) |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ...phases.map((s) => {
-      const p = s.phase.pauses
-      const gc = (g: GcPauses) => `${int(g.count)}, ${g.ms.toFixed(1)}, ${g.max.toFixed(2)}`
-      return row([
-        s.phase.name,
-        `${ms(p.loopDelay.p50)} / ${ms(p.loopDelay.p99)} / ${ms(p.loopDelay.max)}`,
-        gc(p.minor),
-        gc(p.major),
-        int(s.phase.preempted / s.phase.seconds),
-        s.phase.cpu.cpuPressure === null ? "–" : `${(s.phase.cpu.cpuPressure * 100).toFixed(0)}%`,
-        `${pct(s.attribution.tailStalled)} / ${pct(s.attribution.allStalled)}`,
-        `${pct(s.attribution.tailGc)} / ${pct(s.attribution.allGc)}`,
-        pct(s.attribution.explained),
-      ])
-    }),
-    "",
-  )
   const head = phases.find((s) => !s.phase.stream && s.phase.upstreamLatencyMs === 0)
-  if (head !== undefined) {
-    const stream = phases.find((s) => s.phase.stream && s.phase.upstreamLatencyMs === 0)
-    lines.push(
-      "Targets (*added*, upstream with no added latency; the paired figure alongside; CPU is the interceptor's own):",
-      "",
-      targetLine("JSON: added p50", TARGET_P50_MS, head, (p) => p.p50),
-      targetLine("JSON: added p99", TARGET_P99_MS, head, (p) => p.p99),
-      cpuTargetLine("JSON: interceptor CPU per call", TARGET_JSON_CPU_US, head),
-      ...(stream === undefined
-        ? []
-        : [
-            targetLine("time to first token: added p50", TARGET_P50_MS, stream, (p) => p.p50),
-            targetLine("time to first token: added p99", TARGET_P99_MS, stream, (p) => p.p99),
-            cpuTargetLine("SSE: interceptor CPU per call", TARGET_SSE_CPU_US, stream),
-          ]),
-      "",
-    )
-  }
-  if (memory !== null) {
-    const warm = memory.samples.filter((s) => s.calls >= memory.calls / MEMORY_SAMPLES)
-    const xs = warm.map((s) => s.calls)
-    const per100k = (ys: ReadonlyArray<number>) => (linearFit(xs, ys).slope * 100_000) / 2 ** 20
-    const heapSlope = per100k(warm.map((s) => s.heapUsedAfterGc))
-    const rssSlope = per100k(warm.map((s) => s.rssAfterGc))
-    const rawHeapSlope = per100k(warm.map((s) => s.heapUsed))
-    const rawRssSlope = per100k(warm.map((s) => s.rss))
-    const flat = Math.abs(heapSlope) < FLAT_HEAP_MB_PER_100K && Math.abs(rssSlope) < FLAT_RSS_MB_PER_100K
-    lines.push(
-      `Memory: ${int(memory.calls)} calls through the interceptor across ${int(memory.rollouts)} rollouts ` +
-        `(open → ${int(memory.calls / memory.rollouts)} calls → close; ${MEMORY_CONCURRENCY} rollouts at a time, ` +
-        "closed loop, every fourth call streamed) against the upstream with no added latency, in " +
-        `${memory.seconds.toFixed(1)} s (${int(memory.calls / memory.seconds)} calls/s, ` +
-        `${int((memory.cpu.interceptor / memory.calls) * 1e6)} µs interceptor CPU per call with the probe's timer ` +
-        "stopped, others " +
-        `${cores(memory.cpu.otherCores)} cores)${memory.failures > 0 ? `; **${memory.failures} failures**` : ""}. ` +
-        "The interceptor's memory is read over IPC after every " +
-        `${int(memory.calls / MEMORY_SAMPLES)} calls, when no rollout is open — as it is, then after a full GC: ` +
-        "heapUsed is the process's heap (`process.memoryUsage()`: the interceptor holds each rollout's calls until " +
-        "it closes), RSS the whole process's.",
-      "",
-      "| calls | rollouts closed | RSS (MiB) | heapUsed (MiB) | RSS after GC (MiB) | heapUsed after GC (MiB) | open rollouts | in flight |",
-      "|---:|---:|---:|---:|---:|---:|---:|---:|",
-      ...memory.samples.map((s) =>
-        row([
-          int(s.calls),
-          int(s.rollouts),
-          mib(s.rss),
-          mib(s.heapUsed),
-          mib(s.rssAfterGc),
-          mib(s.heapUsedAfterGc),
-          String(s.openRollouts),
-          String(s.inFlight),
-        ]),
-      ),
-      "",
-      `Slope (least squares over the samples from ${int(xs[0] ?? 0)} calls on, i.e. after the first ` +
-        `${int(memory.calls / MEMORY_SAMPLES)} as warm-up), in MiB per 100,000 calls: heapUsed after GC ` +
-        `**${signed(heapSlope)}**, RSS after GC **${signed(rssSlope)}**; as read without a GC: heapUsed ` +
-        `${signed(rawHeapSlope)}, RSS ${signed(rawRssSlope)}. Peak RSS (VmHWM) of the interceptor process over the ` +
-        `whole bench: ${memory.peakRss === null ? "unknown" : `${mib(memory.peakRss)} MiB`}.`,
-      "",
-      `- memory flat over ${int(memory.calls)} calls (fitted growth under ${FLAT_HEAP_MB_PER_100K} MiB of ` +
-        `post-GC heap and ${FLAT_RSS_MB_PER_100K} MiB of RSS per 100,000 calls; one call's record is several ` +
-        `KB, so keeping them would be hundreds of MiB): ${
-          memory.calls < 50_000
-            ? "not judged (a short run: its slope, scaled to 100,000 calls, is mostly noise)"
-            : verdict(flat && memory.failures === 0)
-        }.`,
-      "",
-    )
-  }
+  const stream = phases.find((s) => s.phase.stream && s.phase.upstreamLatencyMs === 0)
   const maxOthers = Math.max(...phases.map((s) => s.phase.cpu.otherCores), memory?.cpu.otherCores ?? 0)
-  if (maxOthers > 0.1) {
-    lines.push(
-      `Other processes used up to ${cores(maxOthers)} cores during some phases: tail percentiles there include ` +
-        "waits for a core; the paired differences, taken between requests sent 1 ms apart, are the steadier figure.",
-      "",
-    )
-  }
   const overloaded = phases.filter(isOverloaded)
-  if (overloaded.length > 0) {
-    lines.push(
-      `**Overloaded:** in ${overloaded.map((s) => `"${s.phase.name}"`).join(", ")} the machine did not keep up ` +
-        "with the schedule (send lag p99 over 10 ms or the phase ran 10% over its scheduled time): requests " +
-        "queued, and the latencies there measure the queue, not the interceptor.",
-      "",
-    )
+  return sectionText({
+    invokedWith: invokedWith(),
+    main: {
+      section: SECTION,
+      ...runFigures(info),
+      slow_latency_ms: SLOW_LATENCY_MS,
+      cids: CIDS,
+      calls_per_rollout: CALLS_PER_ROLLOUT,
+      rate: RATE,
+      warmup_s: WARMUP_S,
+      cpu_duration_s: CPU_DURATION_S,
+      phase_rows: phases
+        .map((s) =>
+          row([
+            s.phase.name,
+            `${int(s.phase.pairs)} + ${int(s.phase.pairs)} (${int(s.phase.rollouts)} rollouts)${failedText(s.phase.failures)}`,
+            `${ms(s.direct.p50)} / ${ms(s.direct.p90)} / ${ms(s.direct.p99)}`,
+            `${ms(s.proxied.p50)} / ${ms(s.proxied.p90)} / ${ms(s.proxied.p99)}`,
+            `**${signed(s.proxied.p50 - s.direct.p50)}** / ${signed(s.proxied.p90 - s.direct.p90)} / ` +
+              `**${signed(s.proxied.p99 - s.direct.p99)}**`,
+            `${signed(s.paired.p50)} / ${signed(s.paired.p90)} / ${signed(s.paired.p99)}`,
+            `${ms(s.inside.p50)} / ${ms(s.inside.p99)}`,
+            `${ms(s.outside.p50)} / ${ms(s.outside.p99)}`,
+            ms(s.lag.p99),
+            `**${ownCpu(s)}** (${perCall(s.phase, s.phase.cpu.interceptor)}) / ` +
+              `${perCall(s.phase, s.phase.cpu.upstream / 2)} / ${perCall(s.phase, s.phase.cpu.self / 2)}`,
+            bareCpu(s),
+            cores(s.phase.cpu.otherCores),
+          ]),
+        )
+        .join("\n"),
+      stall_ms: STALL_FOR_TAIL_MS,
+      stall_rows: phases
+        .map((s) => {
+          const p = s.phase.pauses
+          const gc = (g: GcPauses) => `${int(g.count)}, ${g.ms.toFixed(1)}, ${g.max.toFixed(2)}`
+          return row([
+            s.phase.name,
+            `${ms(p.loopDelay.p50)} / ${ms(p.loopDelay.p99)} / ${ms(p.loopDelay.max)}`,
+            gc(p.minor),
+            gc(p.major),
+            int(s.phase.preempted / s.phase.seconds),
+            s.phase.cpu.cpuPressure === null ? "–" : `${(s.phase.cpu.cpuPressure * 100).toFixed(0)}%`,
+            `${pct(s.attribution.tailStalled)} / ${pct(s.attribution.allStalled)}`,
+            `${pct(s.attribution.tailGc)} / ${pct(s.attribution.allGc)}`,
+            pct(s.attribution.explained),
+          ])
+        })
+        .join("\n"),
+    },
+    targets:
+      head === undefined
+        ? null
+        : {
+            limits: {
+              p50TargetMs: TARGET_P50_MS,
+              p99TargetMs: TARGET_P99_MS,
+              jsonCpuTargetUs: TARGET_JSON_CPU_US,
+              sseCpuTargetUs: TARGET_SSE_CPU_US,
+            },
+            json: phaseTargets(head, TARGET_JSON_CPU_US),
+            sse: stream === undefined ? null : phaseTargets(stream, TARGET_SSE_CPU_US),
+          },
+    memory: memory === null ? null : memorySection(memory),
+    maxOthers: maxOthers > 0.1 ? cores(maxOthers) : null,
+    overloaded: overloaded.length === 0 ? null : overloaded.map((s) => `"${s.phase.name}"`).join(", "),
+  })
+}
+
+const memorySection = (memory: MemoryResult): NonNullable<InterceptorFigures["memory"]> => {
+  const row = (cells: ReadonlyArray<string>) => `| ${cells.join(" | ")} |`
+  const warm = memory.samples.filter((s) => s.calls >= memory.calls / MEMORY_SAMPLES)
+  const xs = warm.map((s) => s.calls)
+  const per100k = (ys: ReadonlyArray<number>) => (linearFit(xs, ys).slope * 100_000) / 2 ** 20
+  const heapSlope = per100k(warm.map((s) => s.heapUsedAfterGc))
+  const rssSlope = per100k(warm.map((s) => s.rssAfterGc))
+  const flat = Math.abs(heapSlope) < FLAT_HEAP_MB_PER_100K && Math.abs(rssSlope) < FLAT_RSS_MB_PER_100K
+  return {
+    figures: {
+      calls: int(memory.calls),
+      rollouts: int(memory.rollouts),
+      calls_per_rollout: int(memory.calls / memory.rollouts),
+      concurrency: MEMORY_CONCURRENCY,
+      seconds: memory.seconds.toFixed(1),
+      calls_per_s: int(memory.calls / memory.seconds),
+      cpu_us: int((memory.cpu.interceptor / memory.calls) * 1e6),
+      others: cores(memory.cpu.otherCores),
+      sample_every: int(memory.calls / MEMORY_SAMPLES),
+      sample_rows: memory.samples
+        .map((s) =>
+          row([
+            int(s.calls),
+            int(s.rollouts),
+            mib(s.rss),
+            mib(s.heapUsed),
+            mib(s.rssAfterGc),
+            mib(s.heapUsedAfterGc),
+            String(s.openRollouts),
+            String(s.inFlight),
+          ]),
+        )
+        .join("\n"),
+      first_warm_calls: int(xs[0] ?? 0),
+      heap_slope: signed(heapSlope),
+      rss_slope: signed(rssSlope),
+      raw_heap_slope: signed(per100k(warm.map((s) => s.heapUsed))),
+      raw_rss_slope: signed(per100k(warm.map((s) => s.rss))),
+      flat_heap_mb: FLAT_HEAP_MB_PER_100K,
+      flat_rss_mb: FLAT_RSS_MB_PER_100K,
+    },
+    failures: memory.failures,
+    peakRssMib: memory.peakRss === null ? null : mib(memory.peakRss),
+    // A short run's slope, scaled to 100,000 calls, is mostly noise.
+    verdict: memory.calls < 50_000 ? null : verdict(flat && memory.failures === 0),
   }
-  return lines.join("\n")
 }
 
 /** CPU seconds of a run, in µs per proxied call. */
@@ -367,28 +331,21 @@ const ownCpu = (s: PhaseStats) => {
   return own === null ? "–" : int(own)
 }
 /** The ratio over all slices, and its range over the slice pairs. */
-const cpuRatio = (s: PhaseStats) => {
+const cpuRatio = (s: PhaseStats): CpuRatio | null => {
   const own = ownUs(s)
   const bare = bareUs(s)
   if (s.cpu === null || own === null || bare === null) return null
   const slices = s.cpu.bare.map((floor, i) => usPerCall([s.cpu!.own[i]!]) / usPerCall([floor]))
-  return `${(own / bare).toFixed(2)}×, slices ${Math.min(...slices).toFixed(2)}–${Math.max(...slices).toFixed(2)}×`
+  return {
+    ratio: `${(own / bare).toFixed(2)}×`,
+    min: Math.min(...slices).toFixed(2),
+    max: Math.max(...slices).toFixed(2),
+  }
 }
 const bareCpu = (s: PhaseStats) => {
   const bare = bareUs(s)
-  return bare === null ? "–" : `${int(bare)} (${cpuRatio(s)})`
-}
-
-/** The CPU limit against the interceptor's own CPU, with the bare proxy's floor beside it. */
-export const cpuTargetLine = (label: string, targetUs: number, s: PhaseStats) => {
-  const own = ownUs(s)
-  if (own === null) return `- ${label} ≤ ${targetUs} µs: not measured (--cpu-duration 0).`
-  const bare = bareUs(s)
-  const floor =
-    bare === null
-      ? ""
-      : `; a bare proxy that only forwards used ${int(bare)} µs in the slices alternating with it (${cpuRatio(s)})`
-  return `- ${label} ≤ ${targetUs} µs: ${int(own)} µs${floor} — ${verdict(own <= targetUs)}.`
+  const ratio = cpuRatio(s)
+  return bare === null || ratio === null ? "–" : `${int(bare)} (${cpuRatioText(ratio)})`
 }
 
 export const describePhase = (s: PhaseStats) =>

@@ -1,6 +1,7 @@
 import {
   cores,
   type DiscardedAttempt,
+  discardedList,
   int,
   invokedWith,
   machineDescription,
@@ -13,6 +14,7 @@ import {
   verdict,
 } from "@proctor/bench-shared"
 import type { LoopRun, WholeProcessRun } from "./bareLoops.js"
+import { sectionText } from "./section.js"
 import {
   CONCURRENCY,
   QUIET_WAIT_S,
@@ -73,98 +75,68 @@ export const renderSection = (
   const keptCount = kept.length
   const disturbed = kept.filter((x) => x > QUIET_CORES).length
   const row = (label: string, cells: ReadonlyArray<string>) => `| ${label} | ${cells.join(" | ")} |`
-  const lines = [
-    SECTION,
-    "",
-    `Measured ${measuredAt(info.startedAt)} UTC with ` +
-      `\`npx -y pnpm@10 run bench:runner\` (bench/runner-overhead)` +
-      (invokedWith() === "" ? "" : ` as \`node bench/runner-overhead/dist/main.js ${invokedWith()}\``) +
-      `; proctor at ${info.proctor}.`,
-    "",
-    `Machine: ${machineDescription()}. The task app and the client share the cores. ` +
-      `Load average (1/5/15 min) at the start: ${info.loadBefore}; at the end: ${info.loadAfter}.`,
-    "",
-    `Setup: a zero-work task app on bare \`node:http\` in its own process on 127.0.0.1; ${int(ROLLOUTS)} POST /rollout ` +
-      `per measurement at concurrency ${CONCURRENCY}, with the body proctor sends (built and serialised per request) ` +
-      `and the answer JSON-parsed and checked. Warm-up: ${int(WARMUP)} requests through each bare loop and one ` +
-      `small \`proctor eval\`. Then ${ROUNDS} rounds, each running four measurements against the same ` +
-      "server process: the two bare loops in the bench's process, then a pair of whole processes — the node:http " +
-      "loop as a script of its own (`bareLoopProcess.js`, node: modules only) and `proctor eval` (`--json`, " +
-      "`--run-dir` in a temp dir) — in the other order each round. *in-run* is proctor's `summary.throughput_per_s`; " +
-      "*whole process* is seeds ÷ wall time from spawn to exit (Node start-up, for proctor also config, preflight, " +
-      "reading the journal back and printing). Before each measurement " +
-      `the bench waits (up to ${QUIET_WAIT_S} s) for other processes to use under ${QUIET_CORES} cores; ` +
-      "*others* is the CPU (in cores) that processes other than the client and the task app used during the " +
-      "measurement — anything above ~0.1 means the figures next to it are depressed by competition for the 2 cores. " +
-      `A measurement disturbed by more than ${QUIET_CORES} cores is run again (up to ${RETRIES} times) and the ` +
-      "least disturbed attempt is kept; the discarded attempts are listed below the targets.",
-    "",
-    "| round | bare undici Pool (/s) | bare node:http keep-alive (/s) | proctor in-run (/s) | " +
-      "whole processes, first of the pair | bare node:http loop, whole process (/s) | proctor whole process (/s) | " +
-      "proctor ÷ bare, whole processes | wall time (s): bare / proctor | peak RSS (MB): bare / proctor | " +
-      "others (cores): undici / node:http / bare process / proctor |",
-    "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|",
-    ...rounds.map((r, i) =>
-      row(String(i + 1), [
-        int(r.undici.throughput),
-        int(r.nodeHttp.throughput),
-        int(r.proctor.inRunThroughput),
-        r.bareFirst ? "bare loop" : "proctor",
-        int(r.nodeHttpProcess.wallThroughput),
-        int(r.proctor.wallThroughput),
-        ratio(pairRatios[i]!),
-        `${secs(r.nodeHttpProcess.wallSeconds)} / ${secs(r.proctor.wallSeconds)}`,
-        `${mb(r.nodeHttpProcess.peakRssMb)} / ${mb(r.proctor.peakRssMb)}`,
-        othersOf(r).map(cores).join(" / "),
+  /** Client CPU per rollout (µs), median over the rounds. */
+  const cpuUs = (pick: (r: Round) => number) => micros(med(pick), ROLLOUTS)
+  return sectionText({
+    settings: {
+      section: SECTION,
+      rollouts: int(ROLLOUTS),
+      concurrency: CONCURRENCY,
+      warmup: int(WARMUP),
+      rounds: ROUNDS,
+      quietWaitS: QUIET_WAIT_S,
+      quietCores: QUIET_CORES,
+      retries: RETRIES,
+      peakRssMethod: PEAK_RSS_METHOD,
+      throughputTarget: THROUGHPUT_TARGET,
+      wholeProcessTarget: WHOLE_PROCESS_TARGET,
+      rssTargetMb: RSS_TARGET_MB,
+    },
+    measuredAt: measuredAt(info.startedAt),
+    invokedWith: invokedWith(),
+    proctor: info.proctor,
+    machine: machineDescription(),
+    loadBefore: info.loadBefore,
+    loadAfter: info.loadAfter,
+    roundRows: [
+      ...rounds.map((r, i) =>
+        row(String(i + 1), [
+          int(r.undici.throughput),
+          int(r.nodeHttp.throughput),
+          int(r.proctor.inRunThroughput),
+          r.bareFirst ? "bare loop" : "proctor",
+          int(r.nodeHttpProcess.wallThroughput),
+          int(r.proctor.wallThroughput),
+          ratio(pairRatios[i]!),
+          `${secs(r.nodeHttpProcess.wallSeconds)} / ${secs(r.proctor.wallSeconds)}`,
+          `${mb(r.nodeHttpProcess.peakRssMb)} / ${mb(r.proctor.peakRssMb)}`,
+          othersOf(r).map(cores).join(" / "),
+        ]),
+      ),
+      row("**median**", [
+        int(mUndici),
+        int(mNode),
+        int(mIn),
+        "",
+        int(med((r) => r.nodeHttpProcess.wallThroughput)),
+        int(mWall),
+        ratio(wholeVsBare),
+        `${secs(med((r) => r.nodeHttpProcess.wallSeconds))} / ${secs(med((r) => r.proctor.wallSeconds))}`,
+        `${mb(med((r) => r.nodeHttpProcess.peakRssMb))} / ${mb(med((r) => r.proctor.peakRssMb))}`,
+        "",
       ]),
-    ),
-    row("**median**", [
-      int(mUndici),
-      int(mNode),
-      int(mIn),
-      "",
-      int(med((r) => r.nodeHttpProcess.wallThroughput)),
-      int(mWall),
-      ratio(wholeVsBare),
-      `${secs(med((r) => r.nodeHttpProcess.wallSeconds))} / ${secs(med((r) => r.proctor.wallSeconds))}`,
-      `${mb(med((r) => r.nodeHttpProcess.peakRssMb))} / ${mb(med((r) => r.proctor.peakRssMb))}`,
-      "",
-    ]),
-    "",
-    "Ratios (medians):",
-    "",
-    "| | ÷ bare undici Pool | ÷ bare node:http keep-alive |",
-    "|---|---:|---:|",
-    row("proctor in-run", [ratio(inVsUndici), ratio(inVsNode)]),
-    row("proctor whole process", [ratio(mWall / mUndici), ratio(mWall / mNode)]),
-    row("proctor in-run, each round against the loops run just before it", [
-      rounds.map((r) => ratio(r.proctor.inRunThroughput / r.undici.throughput)).join(", "),
-      rounds.map((r) => ratio(r.proctor.inRunThroughput / r.nodeHttp.throughput)).join(", "),
-    ]),
-    "",
-    "Client CPU per rollout (µs, medians; user + system of the client process — for proctor the whole process, " +
-      "startup and read-back included): " +
-      `bare undici ${micros(
-        med((r) => r.undici.cpuSeconds),
-        ROLLOUTS,
-      )}, ` +
-      `bare node:http ${micros(
-        med((r) => r.nodeHttp.cpuSeconds),
-        ROLLOUTS,
-      )} (as a whole process ${micros(
-        med((r) => r.nodeHttpProcess.cpuSeconds),
-        ROLLOUTS,
-      )}), ` +
-      `proctor eval ${micros(
-        med((r) => r.proctor.cpuSeconds),
-        ROLLOUTS,
-      )}.`,
-    "",
-    `Peak RSS of \`proctor eval\` at concurrency ${CONCURRENCY} (${PEAK_RSS_METHOD}):`,
-    "",
-    "| seeds | peak RSS (MB) | in-run (/s) | whole process (/s) | wall (s) | CPU µs per rollout | others (cores) |",
-    "|---:|---:|---:|---:|---:|---:|---:|",
-    ...rss.map((r) =>
+    ],
+    inRunVsUndici: ratio(inVsUndici),
+    inRunVsNode: ratio(inVsNode),
+    wholeVsUndici: ratio(mWall / mUndici),
+    wholeVsNode: ratio(mWall / mNode),
+    inRunVsUndiciByRound: rounds.map((r) => ratio(r.proctor.inRunThroughput / r.undici.throughput)).join(", "),
+    inRunVsNodeByRound: rounds.map((r) => ratio(r.proctor.inRunThroughput / r.nodeHttp.throughput)).join(", "),
+    undiciCpuUs: cpuUs((r) => r.undici.cpuSeconds),
+    nodeCpuUs: cpuUs((r) => r.nodeHttp.cpuSeconds),
+    nodeProcessCpuUs: cpuUs((r) => r.nodeHttpProcess.cpuSeconds),
+    proctorCpuUs: cpuUs((r) => r.proctor.cpuSeconds),
+    rssRows: rss.map((r) =>
       row(int(r.seeds), [
         `**${mb(r.peakRssMb)}**`,
         int(r.inRunThroughput),
@@ -174,40 +146,19 @@ export const renderSection = (
         cores(r.otherCores),
       ]),
     ),
-    "",
-    "Targets:",
-    "",
-    `- proctor in-run ≥ ${THROUGHPUT_TARGET}× the bare keep-alive loop (node:http): ${ratio(inVsNode)} — ` +
-      `${verdict(inVsNode >= THROUGHPUT_TARGET)}. Against the bare undici Pool loop (stricter): ${ratio(inVsUndici)} — ` +
-      `${inVsUndici >= THROUGHPUT_TARGET ? "also met" : "not met"}.` +
-      (disturbed === 0
-        ? ""
-        : ` Not reliable: ${disturbed} of the ${keptCount} kept throughput measurements were disturbed by other ` +
-          `processes (others > ${QUIET_CORES} cores), which can move these ratios either way; rerun on a quiet machine.`),
-    `- proctor eval, whole process, ≥ ${WHOLE_PROCESS_TARGET}× the bare node:http loop as a whole process (median of ` +
-      `the ${rounds.length} pairs' ratios, ${pairRatios.map(ratio).join(", ")}): ${ratio(wholeVsBare)} — ` +
-      `${verdict(wholeVsBare >= WHOLE_PROCESS_TARGET)}.`,
-    ...rss.map(
-      (r) =>
-        `- peak RSS ≤ ${RSS_TARGET_MB} MB for ${int(r.seeds)} seeds: ${mb(r.peakRssMb)} MB — ` +
-        `${verdict(r.peakRssMb <= RSS_TARGET_MB)}.`,
-    ),
-    ...(discarded.length === 0
-      ? []
-      : [
-          "",
-          `Discarded attempts (disturbed by other processes; ${discarded.length}): ` +
-            discarded.map((d) => `${d.label} ${d.figure} (others ${cores(d.otherCores)})`).join("; ") +
-            ".",
-        ]),
-    ...(maxOthers > 0.1
-      ? [
-          "",
-          `Other processes used up to ${cores(maxOthers)} cores during some measurements: absolute rates are ` +
-            "depressed there; the ratios, taken between alternating measurements, are the steadier figure.",
-        ]
-      : []),
-    "",
-  ]
-  return lines.join("\n")
+    throughputVerdict: verdict(inVsNode >= THROUGHPUT_TARGET),
+    undiciMet: inVsUndici >= THROUGHPUT_TARGET,
+    disturbed: disturbed === 0 ? null : { count: disturbed, kept: keptCount },
+    pairs: rounds.length,
+    pairRatios: pairRatios.map(ratio).join(", "),
+    wholeVsBare: ratio(wholeVsBare),
+    wholeProcessVerdict: verdict(wholeVsBare >= WHOLE_PROCESS_TARGET),
+    rssTargets: rss.map((r) => ({
+      seeds: int(r.seeds),
+      peakRssMb: mb(r.peakRssMb),
+      verdict: verdict(r.peakRssMb <= RSS_TARGET_MB),
+    })),
+    discarded: discarded.length === 0 ? null : { count: discarded.length, list: discardedList(discarded) },
+    maxOthers: maxOthers > 0.1 ? cores(maxOthers) : null,
+  })
 }

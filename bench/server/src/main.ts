@@ -15,7 +15,7 @@
  * 2. Memory, in a fresh server process: a job of 100,000 seeds (max_concurrent 64) with VmRSS/VmHWM sampled every
  *    second while it runs and the server's memory read after a full GC at every tenth of the rows, then its results
  *    streamed as JSONL (`?format=jsonl`, counted and checked row by row, never buffered) STREAMS times while
- *    sampling every 100 ms. Growth with rows is judged on the post-GC readings (see `renderBigJob`).
+ *    sampling every 100 ms. Growth with rows is judged on the post-GC readings (see `bigJobFigures` in report.ts).
  *
  * Writes the `## server` section of bench/RESULTS.md (other sections are kept).
  *

@@ -1,2 +1,3 @@
 export { ExitCode, exitCodeMeanings } from "./exitCodes.js"
 export { createProgram, main } from "./main.js"
+export { evalFlags } from "./program/evalFlags.js"

@@ -5,6 +5,7 @@ import { HELP_WIDTH } from "./internal/staticAnswers.js"
 import { registerCompareCommand } from "./program/compare.js"
 import { registerEvalCommand } from "./program/eval.js"
 import { registerExportCommand } from "./program/export.js"
+import { FLAG_VALUE_ERROR } from "./program/flagTable.js"
 import { registerJobsCommands } from "./program/jobs.js"
 import { registerKeysCommands } from "./program/keys.js"
 import type { RunCommand } from "./program/RunCommand.js"
@@ -32,6 +33,8 @@ const commandNamed = (program: Command, argv: ReadonlyArray<string>): ReadonlyAr
 /** A usage error in one line and where to read more, instead of commander's error followed by the whole usage. */
 const usageError = async (program: Command, argv: ReadonlyArray<string>, error: CommanderError): Promise<string> => {
   const names = commandNamed(program, argv)
+  // A value a flag's parser refused: its line names the flag and what was expected, which is the whole answer.
+  if (error.code === FLAG_VALUE_ERROR) return `${["proctor", ...names].join(" ")}: ${error.message}\n`
   const { proctorCommand } = await import("./invocation.js")
   const what = error.message
     .replace(/^error: /, "")

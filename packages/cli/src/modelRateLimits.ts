@@ -1,12 +1,6 @@
 import { ConfigError, type ModelRateLimitRule, parseModelRateLimit, parseModelRateLimits } from "@proctor/core"
 import { Effect } from "effect"
 
-/** Repeats of `--model-rate-limit` gather into a list (commander's argParser). */
-export const collectSpec = (spec: string, previous: ReadonlyArray<string> = []): ReadonlyArray<string> => [
-  ...previous,
-  spec,
-]
-
 /**
  * The configured model rate limits of a command: its `--model-rate-limit` flags, else `PROCTOR_MODEL_RATE_LIMITS`
  * (specs separated by whitespace). A bad spec is a usage error naming where it came from.

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import { testRunConfig } from "@proctor/test-kit"
 import { Effect, Either } from "effect"
 import { publicConfig } from "../src/config/EvalRunConfig.js"
-import { loadResumeSettings } from "../src/config/loadEvalConfig.js"
+import { type EvalFlags, loadResumeSettings } from "../src/config/loadEvalConfig.js"
 import { applyResumeSettings, type ResumeSetting } from "../src/config/ResumeSettings.js"
 
 const dir = mkdtempSync(join(tmpdir(), "proctor-resume-settings-"))
@@ -26,7 +26,7 @@ const toml = (name: string, text: string) => {
   return path
 }
 
-const settingsFrom = (configPath: string | undefined, flags: Record<string, string> = {}) =>
+const settingsFrom = (configPath: string | undefined, flags: EvalFlags = {}) =>
   Effect.map(loadResumeSettings({ configPath, flags, env: {} }), (loaded) => loaded.settings)
 
 const apply = (settings: ReadonlyArray<ResumeSetting>) => applyResumeSettings(stored, "runs/r", settings)
@@ -46,7 +46,7 @@ describe("applyResumeSettings", () => {
   it.effect("a changed policy value is refused, naming the key path and the file; no secret is in the message", () =>
     Effect.gen(function* () {
       const path = toml("hotter.toml", '[eval.policy_config]\ntemperature = 0.7\napi_key = "sk-policy-secret"\n')
-      const applied = apply(yield* settingsFrom(path, { attempts: "2" }))
+      const applied = apply(yield* settingsFrom(path, { attempts: 2 }))
       expect(Either.isLeft(applied)).toBe(true)
       const message = Either.isLeft(applied) ? applied.left.message : ""
       expect(message).toContain(`policy_config in ${path} (policy_config.temperature) gives 0.7, the run has 0`)
@@ -58,7 +58,7 @@ describe("applyResumeSettings", () => {
   it.effect("settings of how the run executes apply, flags over the file, and only changes are said", () =>
     Effect.gen(function* () {
       const path = toml("faster.toml", "[eval]\nconcurrency = 4\ntimeout = 300\nmax_retries = 5\n")
-      const applied = apply(yield* settingsFrom(path, { concurrency: "16" }))
+      const applied = apply(yield* settingsFrom(path, { concurrency: 16 }))
       expect(applied).toEqual(
         Either.right({
           overrides: { concurrency: 16, max_retries: 5 },

@@ -24,11 +24,9 @@ describe("config bounds (issue 9: one clear line for every bad input)", () => {
   it.effect("attempts × seeds beyond the stated maximum is refused, naming the maximum", () =>
     Effect.gen(function* () {
       // Was accepted, then crashed at plan time: "internal error: Invalid typed array length".
-      const huge = yield* failure(loadEvalConfig({ flags: { ...base, attempts: "1000000000" }, env: {} }))
+      const huge = yield* failure(loadEvalConfig({ flags: { ...base, attempts: 1000000000 }, env: {} }))
       expect(huge).toBe(`--attempts: expected a positive integer ≤ ${MAX_ROLLOUTS} (the most rollouts a run may plan)`)
-      const product = yield* failure(
-        loadEvalConfig({ flags: { ...base, seeds: "0-99999", attempts: "1000" }, env: {} }),
-      )
+      const product = yield* failure(loadEvalConfig({ flags: { ...base, seeds: "0-99999", attempts: 1000 }, env: {} }))
       expect(product).toBe(
         `100000 seeds × 1000 attempts is 100000000 rollouts: a run plans at most ${MAX_ROLLOUTS} (fewer --seeds or --attempts)`,
       )
@@ -75,13 +73,13 @@ describe("config bounds (issue 9: one clear line for every bad input)", () => {
         `${inf}: pass_threshold: expected a finite number`,
       ])
       const flagged = (flags: EvalFlags) => failure(loadEvalConfig({ flags: { ...base, ...flags }, env: {} }))
-      expect(yield* flagged({ timeout: "1e400" })).toContain("--timeout: expected")
+      expect(yield* flagged({ timeout: Number.POSITIVE_INFINITY })).toContain("--timeout: expected")
       // Past 2³¹ ms Node's timers fire at once.
-      expect(yield* flagged({ timeout: "3000000" })).toContain(`≤ ${MAX_TIMEOUT_S}`)
-      expect(yield* flagged({ concurrency: "1000000000" })).toBe(
+      expect(yield* flagged({ timeout: 3000000 })).toContain(`≤ ${MAX_TIMEOUT_S}`)
+      expect(yield* flagged({ concurrency: 1000000000 })).toBe(
         `--concurrency: expected a positive integer ≤ ${MAX_CONCURRENCY} (more only exhausts sockets)`,
       )
-      expect(yield* flagged({ max_retries: "1000000" })).toBe("--max-retries: expected an integer from 0 to 100")
+      expect(yield* flagged({ max_retries: 1000000 })).toBe("--max-retries: expected an integer from 0 to 100")
     }),
   )
 
@@ -97,21 +95,20 @@ describe("config bounds (issue 9: one clear line for every bad input)", () => {
 
 // ---- fuzz: any flags and any TOML text end in a config or a ConfigError, never a defect -------------------
 
+/** Values as the CLI's flag parsers hand them over, and some no parser would (the decode must refuse them, not crash). */
 const numberish = fc.constantFrom(
-  "0",
-  "1",
-  "-1",
-  "8",
-  "1e400",
-  "1e9",
-  "1000000000",
-  "99999999999999999999",
-  "NaN",
-  "Infinity",
-  "0x10",
-  " 5 ",
-  "",
-  "2.5",
+  0,
+  1,
+  -1,
+  8,
+  1e9,
+  1000000000,
+  1e20,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  2.5,
+  "5",
+  true,
 )
 const seedSpec = fc.constantFrom("0-4", "0", "4-0", "1,5,10-12", "0-99999", "1-99999999999", "x", "-3--1", "")
 const flagValue = fc.oneof(
@@ -137,7 +134,7 @@ const flagKey = fc.constantFrom(
 /** Mostly a runnable base with a few flags over it, so that values get past "no seeds" to their own checks. */
 const flagsArbitrary: fc.Arbitrary<EvalFlags> = fc
   .tuple(fc.boolean(), fc.array(fc.tuple(flagKey, flagValue), { maxLength: 3 }))
-  .map(([withBase, pairs]) => ({ ...(withBase ? base : {}), ...Object.fromEntries(pairs) }))
+  .map(([withBase, pairs]) => ({ ...(withBase ? base : {}), ...Object.fromEntries(pairs) }) as EvalFlags)
 
 const tomlScalar = fc.oneof(
   fc.integer().map(String),

@@ -74,7 +74,7 @@ describe("Harbor tasks on the local runtime", () => {
           agent: "builtin",
           model: "baseline",
           inference_url: model.url,
-          max_turns: "4",
+          max_turns: 4,
         })
         const results = yield* run({ ...base, policy_config: { ...base.policy_config, api } })
         expect(outcome(results.get("hello-file"))).toEqual({ score: 1, stop_reason: "model_ended", error_kind: null })
@@ -161,7 +161,7 @@ describe("the agent's view of the sandbox", () => {
       cpSync(join(TASKS, "hello-file"), join(root, "hello-file"), { recursive: true })
       // The task sets no agent timeout: the run's agent_timeout applies.
       writeFileSync(join(root, "hello-file", "task.toml"), "[verifier]\ntimeout_sec = 30\n")
-      const config = yield* configOf({ tasks: root, agent: "oracle", agent_timeout: "0.5" })
+      const config = yield* configOf({ tasks: root, agent: "oracle", agent_timeout: 0.5 })
       const started = Date.now()
       const [result] = yield* solveWith(sleepyAgent, config)
       expect(Date.now() - started).toBeLessThan(10_000)

@@ -1,20 +1,13 @@
-import { ConfigError, loadEnv } from "@proctor/core"
+import { type ConfigError, loadEnv } from "@proctor/core"
 import type { ReportWriteError } from "@proctor/report"
-import { Effect, Either } from "effect"
+import { Effect } from "effect"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
+import type { JobsCommonOptions } from "../program/jobs.js"
 import { resolveBackend } from "./backendSettings.js"
 import { describeJobsError } from "./describeJobsError.js"
 import { JobsClient, type JobsClientService } from "./JobsClient.js"
 import type { JobsClientError } from "./JobsClientError.js"
-
-/** Options every `proctor jobs` command takes. */
-export interface JobsCommonOptions {
-  readonly backend?: string | undefined
-  readonly apiKey?: string | undefined
-  readonly envFile?: string | undefined
-  readonly json?: boolean | undefined
-}
 
 /**
  * Resolves the server and key, runs `body` with a client, and turns every failure into one line on stderr
@@ -55,17 +48,3 @@ export const sameServerFlags = (options: JobsCommonOptions): ReadonlyArray<strin
   ...(options.backend === undefined ? [] : ["--backend", options.backend]),
   ...(options.envFile === undefined ? [] : ["--env-file", options.envFile]),
 ]
-
-/** A positive integer flag, or a usage error naming it. */
-export const positiveIntFlag = (
-  flag: string,
-  raw: string | undefined,
-): Either.Either<number | undefined, ConfigError> => {
-  if (raw === undefined) return Either.right(undefined)
-  const n = Number(raw)
-  return Number.isInteger(n) && n > 0
-    ? Either.right(n)
-    : Either.left(
-        new ConfigError({ reason: "InvalidValue", message: `${flag}: expected a positive integer, got "${raw}"` }),
-      )
-}

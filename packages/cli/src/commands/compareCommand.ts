@@ -17,15 +17,7 @@ import { JobsClient } from "../backend/JobsClient.js"
 import type { JobsClientError } from "../backend/JobsClientError.js"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
-
-export interface CompareCommandOptions {
-  readonly json?: boolean | undefined
-  readonly markdown?: boolean | undefined
-  readonly failIfWorse?: boolean | undefined
-  readonly backend?: string | undefined
-  readonly apiKey?: string | undefined
-  readonly envFile?: string | undefined
-}
+import type { CompareOptions } from "../program/compare.js"
 
 /** One side of the comparison: its per-seed totals and its pass threshold. */
 interface ComparedRun {
@@ -78,12 +70,7 @@ const readJob = (jobId: string, settings: BackendSettings) =>
  * exits 1 with `--fail-if-worse` when B is significantly worse, 2 on bad input (a missing directory, no
  * seeds in common).
  */
-export const compareCommand = (
-  a: string,
-  b: string,
-  options: CompareCommandOptions,
-  io: Io,
-): Effect.Effect<ExitCode> => {
+export const compareCommand = (a: string, b: string, options: CompareOptions, io: Io): Effect.Effect<ExitCode> => {
   const fail = (message: string, code: ExitCode) =>
     Effect.sync(() => {
       io.stderr.write(`proctor compare: ${message}\n`)
@@ -145,7 +132,7 @@ export const compareCommand = (
   )
 }
 
-const render = (comparison: Comparison, options: CompareCommandOptions): string => {
+const render = (comparison: Comparison, options: CompareOptions): string => {
   if (options.json === true) return `${JSON.stringify(comparison, null, 2)}\n`
   if (options.markdown === true) return formatComparisonMarkdown(comparison)
   return `${formatComparisonText(comparison)}\n`

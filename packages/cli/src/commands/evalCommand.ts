@@ -33,85 +33,15 @@ import { proctorCommand } from "../invocation.js"
 import { modelRateLimitsOf } from "../modelRateLimits.js"
 import { ProgressDisplay } from "../ProgressDisplay.js"
 import { printResults } from "../printResults.js"
+import { type EvalOptions, evalFlagSettings } from "../program/evalFlags.js"
 import { agentRunOf, usesModel } from "./agentRun.js"
 import { startEvalViewer } from "./evalView.js"
 import { checkResumeFlags, repairHint, resumeRun } from "./resumeRun.js"
 
-export interface EvalCommandOptions {
-  readonly appId?: string
-  readonly config?: string
-  readonly url?: string
-  readonly seeds?: string
-  readonly model?: string
-  readonly inferenceUrl?: string
-  readonly provider?: string
-  readonly strict?: boolean
-  readonly envFile?: string
-  readonly concurrency?: string
-  readonly returnTrace?: boolean
-  readonly tracesDir?: string
-  readonly output?: string
-  readonly outputTxt?: string
-  readonly outputJson?: string
-  readonly attempts?: string
-  readonly maxRetries?: string
-  readonly timeout?: string
-  readonly runDir?: string
-  readonly resume?: string
-  /** With `--resume`: drop what in the journal is not a result of the run's plan (a backup is kept). */
-  readonly repair?: boolean
-  /** With `--resume`: run the rollouts that errored again; the later try of a key wins (see RunDirectory.ts). */
-  readonly retryErrors?: boolean
-  readonly failUnder?: string
-  readonly json?: boolean
-  /** `full`: every row in the terminal's table (see printResults.ts). */
-  readonly table?: string
-  readonly graceSeconds?: string
-  /** commander sets false for `--no-intercept`. */
-  readonly intercept?: boolean
-  readonly pricing?: string
-  /** `--model-rate-limit`, repeated: see modelRateLimits.ts. */
-  readonly modelRateLimit?: ReadonlyArray<string>
-  /** Job server mode: see src/backend/backendEval.ts. */
-  readonly backend?: string
-  readonly maxResponseBytes?: string
-  /** Serve the viewer of the run as it goes (see commands/evalView.ts). */
-  readonly view?: boolean
-  /** Agent runs: Harbor-format tasks, the agent, its sandbox runtime and limits (see agentRun.ts). */
-  readonly tasks?: string
-  readonly agent?: string
-  readonly sandbox?: string
-  readonly maxTurns?: string
-  readonly maxTokens?: string
-  readonly maxCost?: string
-  readonly agentTimeout?: string
-  readonly verifierTimeout?: string
-}
-
-const definedOnly = (flags: Record<string, string | boolean | undefined>): EvalFlags =>
-  Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as EvalFlags
-
 const usageError = (message: string) => new ConfigError({ reason: "InvalidValue", message })
 
-/** Scores run from 0 to 1; a percentage is the likely slip, so the hint offers its fraction. */
-const parseFailUnder = (raw: string | undefined) => {
-  if (raw === undefined) return Either.right(null)
-  const n = raw.trim() === "" ? Number.NaN : Number(raw)
-  if (n >= 0 && n <= 1) return Either.right(n)
-  const hint = n > 1 && n <= 100 ? ` (scores run 0–1; did you mean ${n / 100}?)` : ""
-  return Either.left(usageError(`--fail-under: expected a score from 0 to 1, got "${raw}"${hint}`))
-}
-
-const parseGraceMs = (raw: string | undefined) => {
-  const seconds = Number(raw ?? "10")
-  // Past a day the grace timer would overflow Node's 2³¹ ms soon after, and fire at once.
-  return Number.isFinite(seconds) && seconds >= 0 && seconds <= 86_400
-    ? Either.right(seconds * 1000)
-    : Either.left(usageError(`--grace-seconds: expected a number of seconds from 0 to 86400, got "${raw}"`))
-}
-
 /** `--resume DIR`: the settings given again and the run directory's manifest, each read once. */
-const openResume = (runDir: string, options: EvalCommandOptions, flags: EvalFlags, io: Io) =>
+const openResume = (runDir: string, options: EvalOptions, flags: EvalFlags, io: Io) =>
   Effect.gen(function* () {
     const settings = yield* loadResumeSettings({
       envFile: options.envFile,
@@ -128,7 +58,7 @@ const openResume = (runDir: string, options: EvalCommandOptions, flags: EvalFlag
  * written, a new run's directory can be one, a resumed run's journal agrees with its plan.
  */
 const checkLocalInputs = (
-  options: EvalCommandOptions,
+  options: EvalOptions,
   loaded: { readonly runDir: string | null } | null,
   resumeDir: string | undefined,
   config: EvalRunConfig,
@@ -158,12 +88,12 @@ const preflight = (config: EvalRunConfig) =>
   )
 
 /** First Ctrl-C: stop taking work, let in-flight rollouts finish for a grace period. Second: abandon them. */
-const installSignalHandlers = (control: RunControl, graceMs: number) => {
+const installSignalHandlers = (control: RunControl, graceSeconds: number) => {
   let graceTimer: NodeJS.Timeout | undefined
   const onSignal = () => {
     if (control.isStopRequested()) return control.cancelInFlight()
     control.requestStop()
-    graceTimer = setTimeout(control.cancelInFlight, graceMs)
+    graceTimer = setTimeout(control.cancelInFlight, graceSeconds * 1000)
     graceTimer.unref()
   }
   process.on("SIGINT", onSignal)
@@ -175,35 +105,11 @@ const installSignalHandlers = (control: RunControl, graceMs: number) => {
   }
 }
 
-export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<ExitCode> =>
+export const evalCommand = (options: EvalOptions, io: Io): Effect.Effect<ExitCode> =>
   Effect.gen(function* () {
-    const failUnder = yield* parseFailUnder(options.failUnder)
-    const graceMs = yield* parseGraceMs(options.graceSeconds)
+    const failUnder = options.failUnder ?? null
     yield* checkResumeFlags(options)
-    const flags = definedOnly({
-      app_id: options.appId,
-      url: options.url,
-      seeds: options.seeds,
-      model: options.model,
-      inference_url: options.inferenceUrl,
-      provider: options.provider,
-      strict: options.strict,
-      concurrency: options.concurrency,
-      attempts: options.attempts,
-      max_retries: options.maxRetries,
-      timeout: options.timeout,
-      return_trace: options.returnTrace,
-      traces_dir: options.tracesDir,
-      max_response_bytes: options.maxResponseBytes,
-      tasks: options.tasks,
-      agent: options.agent,
-      sandbox: options.sandbox,
-      max_turns: options.maxTurns,
-      max_tokens: options.maxTokens,
-      max_cost: options.maxCost,
-      agent_timeout: options.agentTimeout,
-      verifier_timeout: options.verifierTimeout,
-    })
+    const flags = evalFlagSettings(options)
 
     const resumeDir = options.resume
     const loaded =
@@ -273,7 +179,7 @@ export const evalCommand = (options: EvalCommandOptions, io: Io): Effect.Effect<
       display.onEvent(event)
       viewer?.onEvent(event)
     }
-    const uninstall = installSignalHandlers(control, graceMs)
+    const uninstall = installSignalHandlers(control, options.graceSeconds)
     const outcome: RunOutcome = yield* Effect.scoped(
       Effect.gen(function* () {
         // An agent run says first which sandbox runtime it uses (and that `local` isolates nothing).

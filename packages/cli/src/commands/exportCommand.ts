@@ -10,24 +10,17 @@ import {
 import { Effect } from "effect"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
-
-export interface ExportCommandOptions {
-  readonly format?: string | undefined
-  readonly output?: string | undefined
-  readonly minScore?: string | undefined
-}
+import type { ExportOptions } from "../program/export.js"
 
 const usage = (message: string) => new ConfigError({ reason: "InvalidValue", message })
 
 const isFormat = (format: string | undefined): format is ExportFormat =>
   (EXPORT_FORMATS as ReadonlyArray<string | undefined>).includes(format)
 
-const parseMinScore = (raw: string | undefined, format: ExportFormat) => {
-  if (raw === undefined) return Effect.succeed(undefined)
-  if (format !== "sft") return Effect.fail(usage(`--min-score: only --format sft filters by score, not ${format}`))
-  const n = raw.trim() === "" ? Number.NaN : Number(raw)
-  return Number.isFinite(n) ? Effect.succeed(n) : Effect.fail(usage(`--min-score: expected a number, got "${raw}"`))
-}
+const minScoreOf = (minScore: number | undefined, format: ExportFormat) =>
+  minScore === undefined || format === "sft"
+    ? Effect.succeed(minScore)
+    : Effect.fail(usage(`--min-score: only --format sft filters by score, not ${format}`))
 
 const WRITTEN = {
   csv: "rows",
@@ -53,7 +46,7 @@ const tallyLine = (tally: ExportTally, format: ExportFormat, where: string): str
  * `proctor export RUN_DIR --format F [--output FILE]`: the run's results in one of @proctor/report's export
  * formats, to stdout or a file (a traces zip only to a file); what was written and left out goes to stderr.
  */
-export const exportCommand = (runDir: string, options: ExportCommandOptions, io: Io): Effect.Effect<ExitCode> =>
+export const exportCommand = (runDir: string, options: ExportOptions, io: Io): Effect.Effect<ExitCode> =>
   Effect.gen(function* () {
     const format = options.format
     if (!isFormat(format))
@@ -61,7 +54,7 @@ export const exportCommand = (runDir: string, options: ExportCommandOptions, io:
     if (format === "traces-zip" && options.output === undefined) {
       return yield* usage("--format traces-zip writes a zip archive: pass --output FILE")
     }
-    const minScore = yield* parseMinScore(options.minScore, format)
+    const minScore = yield* minScoreOf(options.minScore, format)
     const reader = yield* openRunReader(runDir)
     const { chunks, tally } = exportRun(reader, format, { minScore })
     if (options.output === undefined) yield* writeToStream(chunks, io.stdout)

@@ -1,8 +1,9 @@
 import { Effect } from "effect"
 import { cancelText } from "../backend/formatJobs.js"
-import { type JobsCommonOptions, runJobsCommand } from "../backend/runJobsCommand.js"
+import { runJobsCommand } from "../backend/runJobsCommand.js"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
+import type { JobsCommonOptions } from "../program/jobs.js"
 
 /**
  * `proctor jobs cancel ID`: asks the server to stop the job. Finished rollouts are kept there; cancelling a

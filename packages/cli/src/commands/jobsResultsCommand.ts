@@ -1,18 +1,11 @@
 import { redactSecrets } from "@proctor/core"
 import { Effect, Stream } from "effect"
 import { fetchJobResults, planOfJob } from "../backend/fetchJobResults.js"
-import { type JobsCommonOptions, runJobsCommand } from "../backend/runJobsCommand.js"
+import { runJobsCommand } from "../backend/runJobsCommand.js"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
 import { printResults } from "../printResults.js"
-
-export interface JobsResultsOptions extends JobsCommonOptions {
-  readonly outputJson?: string | undefined
-  readonly outputTxt?: string | undefined
-  readonly table?: string | undefined
-  /** Stream the rows to stdout as JSON lines, as the server sends them. */
-  readonly jsonl?: boolean | undefined
-}
+import type { JobsResultsOptions } from "../program/jobs.js"
 
 /**
  * `proctor jobs results ID`: the table and summary `proctor eval` prints, or its `--output-json` /

@@ -1,9 +1,10 @@
 import { redactSecrets } from "@proctor/core"
 import { Effect } from "effect"
 import { formatJobDetail } from "../backend/formatJobs.js"
-import { type JobsCommonOptions, runJobsCommand } from "../backend/runJobsCommand.js"
+import { runJobsCommand } from "../backend/runJobsCommand.js"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
+import type { JobsCommonOptions } from "../program/jobs.js"
 
 /** `proctor jobs show ID`: status, timing, config (secrets left out) and the results block. */
 export const jobsShowCommand = (jobId: string, options: JobsCommonOptions, io: Io): Effect.Effect<ExitCode> =>

@@ -1,13 +1,9 @@
 import { Effect } from "effect"
 import { downloadTraces } from "../backend/downloadTraces.js"
-import { type JobsCommonOptions, runJobsCommand } from "../backend/runJobsCommand.js"
+import { runJobsCommand } from "../backend/runJobsCommand.js"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
-
-export interface JobsTracesOptions extends JobsCommonOptions {
-  /** Default `traces/{job id}` under the working directory. */
-  readonly out?: string | undefined
-}
+import type { JobsTracesOptions } from "../program/jobs.js"
 
 /** `proctor jobs traces ID --out DIR`: the job's `seed_{seed}_trace.json` files, from its traces zip. */
 export const jobsTracesCommand = (jobId: string, options: JobsTracesOptions, io: Io): Effect.Effect<ExitCode> =>

@@ -4,11 +4,12 @@ import { detachOnSignal, followJob } from "../backend/followJob.js"
 import { formatProgress } from "../backend/formatJobs.js"
 import { JobProgressFeed } from "../backend/JobProgressFeed.js"
 import { isSuccessState, jobErrorText } from "../backend/JobsWire.js"
-import { type JobsCommonOptions, runJobsCommand, sameServerFlags } from "../backend/runJobsCommand.js"
+import { runJobsCommand, sameServerFlags } from "../backend/runJobsCommand.js"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
 import { proctorCommand } from "../invocation.js"
 import { ProgressDisplay } from "../ProgressDisplay.js"
+import type { JobsCommonOptions } from "../program/jobs.js"
 
 /**
  * `proctor jobs watch ID`: live progress until the job ends; exit 0 when it completed, 1 when it failed or

@@ -2,21 +2,16 @@ import { Effect } from "effect"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
 import { proctorCommand } from "../invocation.js"
+import type { KeyStoreOptions, KeysCreateOptions } from "../program/keys.js"
 import { defaultDataDir } from "./serveCommand.js"
 
-export interface KeysStoreOptions {
-  readonly dataDir?: string | undefined
-  readonly databaseUrl?: string | undefined
-  readonly json?: boolean | undefined
-}
-
-const storeOf = (options: KeysStoreOptions, io: Io) => {
+const storeOf = (options: KeyStoreOptions, io: Io) => {
   const databaseUrl = options.databaseUrl ?? io.env.PROCTOR_DATABASE_URL
   return databaseUrl === undefined ? { dataDir: options.dataDir ?? defaultDataDir(io.env) } : { databaseUrl }
 }
 
 /** The flags that point a hinted `proctor keys …` command at the same store. */
-const storeFlags = (options: KeysStoreOptions): ReadonlyArray<string> => [
+const storeFlags = (options: KeyStoreOptions): ReadonlyArray<string> => [
   ...(options.dataDir === undefined ? [] : ["--data-dir", options.dataDir]),
   ...(options.databaseUrl === undefined ? [] : ["--database-url", options.databaseUrl]),
 ]
@@ -44,10 +39,7 @@ const withServer = <A>(
  * `proctor keys create`: the only time a key is shown. It goes to stdout alone on its line (or in `--json`)
  * so a script can capture it; the server keeps only its hash.
  */
-export const keysCreateCommand = (
-  options: KeysStoreOptions & { readonly name?: string | undefined; readonly admin?: boolean | undefined },
-  io: Io,
-): Effect.Effect<ExitCode> => {
+export const keysCreateCommand = (options: KeysCreateOptions, io: Io): Effect.Effect<ExitCode> => {
   const name = options.name?.trim() ?? ""
   if (name === "" || name.length > 100) {
     io.stderr.write("proctor keys create: --name: expected 1 to 100 characters\n")
@@ -72,7 +64,7 @@ export const keysCreateCommand = (
 }
 
 /** `proctor keys list`: ids, names, display prefixes and states; never a key. */
-export const keysListCommand = (options: KeysStoreOptions, io: Io): Effect.Effect<ExitCode> =>
+export const keysListCommand = (options: KeyStoreOptions, io: Io): Effect.Effect<ExitCode> =>
   withServer(
     "list",
     io,
@@ -102,7 +94,7 @@ export const keysListCommand = (options: KeysStoreOptions, io: Io): Effect.Effec
   )
 
 /** `proctor keys revoke ID`: the key stops working (a running server's status polls within a second); its jobs stay. */
-export const keysRevokeCommand = (id: string, options: KeysStoreOptions, io: Io): Effect.Effect<ExitCode> =>
+export const keysRevokeCommand = (id: string, options: KeyStoreOptions, io: Io): Effect.Effect<ExitCode> =>
   withServer(
     "revoke",
     io,

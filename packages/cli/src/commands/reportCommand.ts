@@ -5,11 +5,7 @@ import { writeHtmlReport } from "@proctor/viewer/html"
 import { Effect } from "effect"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
-
-export interface ReportOptions {
-  readonly html?: string | undefined
-  readonly maxTranscriptsMb?: string | undefined
-}
+import type { ReportOptions } from "../program/report.js"
 
 const MB = 1024 * 1024
 
@@ -23,9 +19,6 @@ const usageProblem = (runDirs: ReadonlyArray<string>, options: ReportOptions): s
   }
   const target = dirname(options.html)
   if (!existsSync(target)) return `--html: ${target} does not exist`
-  const mb = Number(options.maxTranscriptsMb ?? "50")
-  if (!Number.isFinite(mb) || mb < 0)
-    return `--max-transcripts-mb: expected a number of megabytes ≥ 0, got ${options.maxTranscriptsMb}`
   return null
 }
 
@@ -42,9 +35,7 @@ export const reportCommand = (
   }
   const file = options.html!
   return Effect.forEach(runDirs, (dir) => Effect.map(openRunReader(dir), (reader) => ({ name: dir, reader }))).pipe(
-    Effect.flatMap((runs) =>
-      writeHtmlReport({ runs, file, transcriptBudgetBytes: Number(options.maxTranscriptsMb ?? "50") * MB }),
-    ),
+    Effect.flatMap((runs) => writeHtmlReport({ runs, file, transcriptBudgetBytes: options.maxTranscriptsMb * MB })),
     Effect.map((written) => {
       const left = written.omitted === 0 ? "" : `; ${written.omitted} transcripts left out (over --max-transcripts-mb)`
       io.stdout.write(

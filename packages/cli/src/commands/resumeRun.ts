@@ -17,10 +17,10 @@ const usage = (message: string) => Either.left(new ConfigError({ reason: "Invali
 
 /** Flags that belong to a resume only, or never to one: refused with why, never silently ignored. */
 export const checkResumeFlags = (options: {
-  readonly repair?: boolean
-  readonly retryErrors?: boolean
-  readonly resume?: string
-  readonly runDir?: string
+  readonly repair?: boolean | undefined
+  readonly retryErrors?: boolean | undefined
+  readonly resume?: string | undefined
+  readonly runDir?: string | undefined
 }) => {
   if (options.resume === undefined) {
     if (options.repair === true) return usage("--repair works with --resume <run_dir> only")

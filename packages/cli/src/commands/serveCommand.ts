@@ -3,51 +3,19 @@ import { Effect, Either } from "effect"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
 import { proctorCommand } from "../invocation.js"
-
-export interface ServeCommandOptions {
-  readonly dataDir?: string | undefined
-  readonly databaseUrl?: string | undefined
-  readonly host?: string | undefined
-  readonly port?: string | undefined
-  readonly graceSeconds?: string | undefined
-  readonly maxRunningJobs?: string | undefined
-  readonly redisUrl?: string | undefined
-  readonly redisPrefix?: string | undefined
-}
+import type { ServeOptions } from "../program/serve.js"
 
 /** Where `proctor serve` and `proctor keys` keep the job database unless told otherwise. */
 export const defaultDataDir = (env: Readonly<Record<string, string | undefined>>): string =>
   env.PROCTOR_DATA_DIR ?? ".proctor"
 
-const intFlag = (flag: string, raw: string | undefined, min: number, max: number) => {
-  if (raw === undefined) return Either.right(undefined)
-  const n = Number(raw)
-  return Number.isInteger(n) && n >= min && n <= max
-    ? Either.right(n)
-    : Either.left(`${flag}: expected an integer from ${min} to ${max}, got "${raw}"`)
-}
-
-const nonNegativeFlag = (flag: string, raw: string) => {
-  const n = Number(raw)
-  return Number.isFinite(n) && n >= 0 ? Either.right(n) : Either.left(`${flag}: expected a number ≥ 0, got "${raw}"`)
-}
-
 /**
  * `proctor serve`: the eval job server until SIGTERM / Ctrl-C, which drain it. The server package is loaded only
  * here, so other commands do not pay for fastify and the SQL drivers at startup.
  */
-export const serveCommand = (options: ServeCommandOptions, io: Io): Effect.Effect<ExitCode> =>
+export const serveCommand = (options: ServeOptions, io: Io): Effect.Effect<ExitCode> =>
   Effect.gen(function* () {
-    const flags = Either.all({
-      port: intFlag("--port", options.port, 0, 65_535),
-      maxRunningJobs: intFlag("--max-running-jobs", options.maxRunningJobs, 1, 10_000),
-      graceSeconds: nonNegativeFlag("--grace-seconds", options.graceSeconds ?? "30"),
-    })
-    if (Either.isLeft(flags)) {
-      io.stderr.write(`proctor serve: ${flags.left}\n`)
-      return ExitCode.Usage
-    }
-    const { port, maxRunningJobs, graceSeconds } = flags.right
+    const { port, maxRunningJobs, graceSeconds } = options
     const databaseUrl = options.databaseUrl ?? io.env.PROCTOR_DATABASE_URL
     const redisUrl = options.redisUrl ?? io.env.PROCTOR_REDIS_URL
     if (redisUrl !== undefined && databaseUrl === undefined) {
@@ -80,8 +48,8 @@ export const serveCommand = (options: ServeCommandOptions, io: Io): Effect.Effec
       server.serve({
         dataDir,
         databaseUrl,
-        host: options.host ?? "127.0.0.1",
-        port: port ?? 8000,
+        host: options.host,
+        port,
         drainGraceMs: graceSeconds * 1000,
         maxRunningJobs,
         redisUrl,

@@ -2,41 +2,17 @@ import { checkTaskApp, endpointFromFlags, KEY_CHECK, loadEnv, modelKeyLine, Task
 import { Effect, Redacted } from "effect"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
-
-export interface TaskAppCheckCommandOptions {
-  readonly apiKey?: string
-  readonly envFile?: string
-  readonly seed?: string
-  readonly model?: string
-  readonly inferenceUrl?: string
-  readonly provider?: string
-  readonly timeout?: string
-}
+import type { TaskAppCheckOptions } from "../program/taskApp.js"
 
 const MARK = { pass: "ok  ", warn: "warn", fail: "FAIL", skip: "skip" } as const
 
-export const taskAppCheckCommand = (
-  url: string,
-  options: TaskAppCheckCommandOptions,
-  io: Io,
-): Effect.Effect<ExitCode> =>
+export const taskAppCheckCommand = (url: string, options: TaskAppCheckOptions, io: Io): Effect.Effect<ExitCode> =>
   Effect.gen(function* () {
     if (!URL.canParse(url)) {
       io.stderr.write(`proctor task-app check: "${url}" is not a URL\n`)
       return ExitCode.Usage
     }
-    const seed = Number(options.seed ?? "0")
-    if (!Number.isInteger(seed)) {
-      io.stderr.write(`proctor task-app check: --seed: expected an integer, got "${options.seed}"\n`)
-      return ExitCode.Usage
-    }
-    const timeoutSeconds = Number(options.timeout ?? "60")
-    if (!(timeoutSeconds > 0)) {
-      io.stderr.write(
-        `proctor task-app check: --timeout: expected a positive number of seconds, got "${options.timeout}"\n`,
-      )
-      return ExitCode.Usage
-    }
+    const { seed, timeout: timeoutSeconds } = options
     const env = yield* loadEnv({ envFile: options.envFile, env: io.env })
     const endpoint = yield* endpointFromFlags(
       {

@@ -6,20 +6,10 @@ import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
 import { openInBrowser } from "../internal/openInBrowser.js"
 import { signalListener } from "../internal/untilSignal.js"
-
-export interface ViewCommandOptions {
-  readonly port?: string | undefined
-  readonly open?: boolean | undefined
-}
+import type { ViewOptions } from "../program/view.js"
 
 /** How often a run directory is looked at for rows another process appended. */
 const FOLLOW_EVERY_MS = 1_000
-
-const parsePort = (raw: string | undefined) => {
-  if (raw === undefined) return 0
-  const port = Number(raw)
-  return Number.isInteger(port) && port >= 0 && port <= 65_535 ? port : null
-}
 
 /** Each run's name is its directory's; two directories of one name are told apart by the path given. */
 const namesOf = (dirs: ReadonlyArray<string>) => {
@@ -32,16 +22,8 @@ const namesOf = (dirs: ReadonlyArray<string>) => {
  * run directories in it, newest first. Each directory is indexed (no result is kept in memory) and followed, so a
  * run another process is still writing shows its new rows as they land.
  */
-export const viewCommand = (
-  runDirs: ReadonlyArray<string>,
-  options: ViewCommandOptions,
-  io: Io,
-): Effect.Effect<ExitCode> => {
-  const port = parsePort(options.port)
-  if (port === null) {
-    io.stderr.write(`proctor view: --port: expected an integer from 0 to 65535, got "${options.port}"\n`)
-    return Effect.succeed(ExitCode.Usage)
-  }
+export const viewCommand = (runDirs: ReadonlyArray<string>, options: ViewOptions, io: Io): Effect.Effect<ExitCode> => {
+  const port = options.port ?? 0
   return Effect.scoped(
     Effect.gen(function* () {
       const signalled = yield* signalListener

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises"
 import { resolve } from "node:path"
-import { Effect, Either, ParseResult, Redacted, Schema } from "effect"
+import { Effect, Either, Redacted, Schema } from "effect"
 import { parse as parseToml, TomlError } from "smol-toml"
 import { harborTaskSeeds } from "../agent/HarborRun.js"
 import { knownProviders, PROVIDERS, resolveModelEndpoint } from "../interceptor/ModelEndpoint.js"
@@ -12,22 +12,6 @@ import { locateKeys, reviewConfigKeys } from "./internal/reviewConfigKeys.js"
 import { splitSecrets } from "./internal/withoutSecrets.js"
 import { resumeSettingsOf } from "./ResumeSettings.js"
 
-/** A number typed on the command line; the message is proctor's, whatever the string was. */
-const NumberFlag = (expected: string, accepts: (n: number) => boolean) =>
-  Schema.transformOrFail(Schema.String, Schema.Number, {
-    strict: true,
-    decode: (raw, _, ast) => {
-      const n = raw.trim() === "" ? Number.NaN : Number(raw)
-      return accepts(n)
-        ? ParseResult.succeed(n)
-        : ParseResult.fail(new ParseResult.Type(ast, raw, `expected ${expected}, got ${JSON.stringify(raw)}`))
-    },
-    encode: (n) => ParseResult.succeed(String(n)),
-  })
-const PositiveIntFlag = NumberFlag("a positive integer", (n) => Number.isInteger(n) && n > 0)
-const NonNegativeIntFlag = NumberFlag("an integer ≥ 0", (n) => Number.isInteger(n) && n >= 0)
-const SecondsFlag = NumberFlag("a positive number of seconds", (n) => Number.isFinite(n) && n > 0)
-const UsdFlag = NumberFlag("a positive number of USD", (n) => Number.isFinite(n) && n > 0)
 const UrlFlag = Schema.String.pipe(
   Schema.filter((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), {
     message: (issue) => `expected an http(s) URL, got ${JSON.stringify(issue.actual)}`,
@@ -39,36 +23,21 @@ const ProviderFlag = Schema.String.pipe(
   }),
 )
 
-const flag = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
-
-/** Values given on the command line, as commander hands them over (strings and booleans). */
-export const EvalFlags = Schema.Struct({
-  app_id: flag(Schema.String),
-  url: flag(Schema.String),
-  seeds: flag(Schema.String),
-  model: flag(Schema.String),
-  concurrency: flag(PositiveIntFlag),
-  attempts: flag(PositiveIntFlag),
-  max_retries: flag(NonNegativeIntFlag),
-  timeout: flag(SecondsFlag),
-  return_trace: flag(Schema.Boolean),
-  traces_dir: flag(Schema.String),
-  /** The policy's model endpoint: lands in `policy_config.inference_url`. */
-  inference_url: flag(UrlFlag),
-  provider: flag(ProviderFlag),
-  strict: flag(Schema.Boolean),
-  max_response_bytes: flag(PositiveIntFlag),
-  // Agent runs (Harbor-format tasks)
-  tasks: flag(Schema.String),
-  agent: flag(Schema.String),
-  sandbox: flag(Schema.String),
-  max_turns: flag(PositiveIntFlag),
-  max_tokens: flag(PositiveIntFlag),
-  max_cost: flag(UsdFlag),
-  agent_timeout: flag(SecondsFlag),
-  verifier_timeout: flag(SecondsFlag),
+/**
+ * What a flag says of the model endpoint, checked beyond the config keys' rules: the policy's model URL (a key
+ * of no `[eval]` table: it lands in `policy_config.inference_url`), and a provider proctor knows, since a flag's
+ * provider beats the file's URL.
+ */
+const EndpointFlags = Schema.Struct({
+  inference_url: Schema.optionalWith(UrlFlag, { exact: true }),
+  provider: Schema.optionalWith(ProviderFlag, { exact: true }),
 })
-export type EvalFlags = typeof EvalFlags.Encoded
+
+/**
+ * Settings given on the command line, as the config keys they set (values parsed by the CLI's flag parsers, see
+ * flagParsers.ts), plus the policy's model endpoint. Which flag sets which key is the CLI's flag table.
+ */
+export type EvalFlags = typeof EvalTomlSection.Encoded & { readonly inference_url?: string }
 
 export interface EvalConfigSources {
   /** Path of a synth-ai style TOML file (`[eval]` table or top-level keys). */
@@ -165,18 +134,16 @@ const applyStrictness = (
 }
 
 /**
- * Flags are decoded twice: once from strings, then against the same rules as the TOML keys. The inference
- * URL is not a key of `[eval]` (it belongs in its policy_config), so it is kept aside.
+ * Flags are checked against the same rules as the TOML keys, named as flags. The inference URL is not a key of
+ * `[eval]` (it belongs in its policy_config), so it is kept aside.
  */
 const decodeFlags = (flags: EvalFlags) =>
-  Schema.decodeUnknownEither(EvalFlags, { errors: "all" })(flags).pipe(
+  Schema.decodeUnknownEither(EndpointFlags, { errors: "all" })(flags).pipe(
     Either.mapLeft((error) => new ConfigError({ reason: "InvalidValue", message: formatParseIssues(error, flagName) })),
-    Either.flatMap((parsed) =>
-      Either.map(decodeSection(parsed, flagName), (section) => ({ ...section, inference_url: parsed.inference_url })),
+    Either.flatMap((endpoint) =>
+      Either.map(decodeSection(flags, flagName), (section) => ({ ...section, inference_url: endpoint.inference_url })),
     ),
   )
-
-const EndpointFlags = EvalFlags.pipe(Schema.pick("inference_url", "provider"))
 
 /** The model endpoint of a command that takes only `--inference-url` and `--provider` (`task-app check`). */
 export const endpointFromFlags = (
