@@ -5,12 +5,19 @@ import type { SandboxRuntimeService } from "../sandbox/Sandbox.js"
 import { Solver } from "../solver/Solver.js"
 import type { Agent } from "./Agent.js"
 import { BuiltinAgent } from "./BuiltinAgent.js"
+import { ClaudeCodeAgent } from "./ClaudeCodeAgent.js"
+import { CodexAgent } from "./CodexAgent.js"
 import { type HarborTask, listHarborTaskDirs, loadHarborTasks } from "./HarborTask.js"
 import { makeHarborTaskSolver } from "./HarborTaskSolver.js"
 import { OracleAgent } from "./OracleAgent.js"
 
-/** The agents `--agent` names. Command-line agents (Codex, Claude Code) join this table. */
-export const AGENTS: Readonly<Record<string, Agent>> = { oracle: OracleAgent, builtin: BuiltinAgent }
+/** The agents `--agent` names: proctor's own, and the command-line agents that run inside the sandbox. */
+export const AGENTS: Readonly<Record<string, Agent>> = {
+  oracle: OracleAgent,
+  builtin: BuiltinAgent,
+  codex: CodexAgent,
+  "claude-code": ClaudeCodeAgent,
+}
 
 export const agentNamed = (name: string): Either.Either<Agent, ConfigError> => {
   const agent = AGENTS[name]

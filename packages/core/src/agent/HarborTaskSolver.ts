@@ -17,6 +17,7 @@ import type { Agent, AgentOutcome, AgentProgress } from "./Agent.js"
 import { agentLimitsOf } from "./AgentLimits.js"
 import type { HarborTask } from "./HarborTask.js"
 import { commandRecord } from "./internal/commandRecord.js"
+import { interceptorSocket } from "./internal/interceptorSocket.js"
 import { emitting } from "./internal/emitting.js"
 import { makeDirsLine, runScriptLine } from "./internal/scriptLine.js"
 
@@ -127,11 +128,14 @@ export const makeHarborTaskSolver = (options: HarborTaskSolverOptions): SolverSe
             onTimeout: () => buildTimeout(task, environment.build_timeout_sec),
           }),
         )
+        const reach = yield* sandboxReach(agent, rolloutTask, runtime)
         const sandbox = yield* runtime.open({
           image: imageOf(task),
           workdir: HARBOR_PATHS.workdir,
           limits: { cpus: environment.cpus, memoryMb: environment.memory_mb, storageMb: environment.storage_mb },
           labels: { runId: rolloutTask.runId, rolloutId: rolloutTask.rolloutId },
+          readOnlyPaths: reach.readOnlyPaths,
+          ...(reach.interceptor === null ? {} : { network: { interceptor: reach.interceptor } }),
         })
         yield* Effect.zipRight(
           sandbox.exec(makeDirsLine([HARBOR_PATHS.agentLogs, HARBOR_PATHS.verifierLogs])),
@@ -145,7 +149,14 @@ export const makeHarborTaskSolver = (options: HarborTaskSolverOptions): SolverSe
           kind: "note",
           text: `agent ${agent.name} starts (${Math.round(limits.agentTimeoutMs / 1000)} s)`,
         })
-        const outcome: AgentOutcome = yield* agent.run({ task, sandbox, rollout: rolloutTask, limits, progress }).pipe(
+        const outcome: AgentOutcome = yield* agent.run({
+          task,
+          sandbox,
+          rollout: rolloutTask,
+          limits,
+          progress,
+          sandboxModelUrl: reach.modelUrl,
+        }).pipe(
           Stream.mapEffect((event) =>
             event._tag === "AgentStep" ? Effect.as(emit(event.record), null) : Effect.succeed(event),
           ),
@@ -221,6 +232,25 @@ export const makeHarborTaskSolver = (options: HarborTaskSolverOptions): SolverSe
   // The solver enforces its own limits (build, agent and verifier timeouts): the runner adds no rollout timer.
   return { ...base, enforcesTimeout: true }
 }
+
+/**
+ * What the sandbox of an agent that runs inside it needs: its program's host paths, and the rollout's interceptor
+ * on its loopback (through a host socket and the runtime's relay). `local` isolates nothing: the URL is the host's.
+ */
+const sandboxReach = (agent: Agent, rolloutTask: RolloutTask, runtime: SandboxRuntimeService) =>
+  Effect.gen(function* () {
+    if (agent.inSandbox === undefined) return { readOnlyPaths: [], interceptor: null, modelUrl: null }
+    const readOnlyPaths = yield* agent.inSandbox.hostPaths
+    const base = rolloutTask.inferenceUrl ?? rolloutTask.config.policy_config.inference_url
+    if (typeof base !== "string") return { readOnlyPaths, interceptor: null, modelUrl: null }
+    if (!runtime.isolated) return { readOnlyPaths, interceptor: null, modelUrl: base }
+    const socket = yield* interceptorSocket(base)
+    return {
+      readOnlyPaths,
+      interceptor: { socketPath: socket.socketPath, port: socket.port },
+      modelUrl: socket.inferenceUrl,
+    }
+  })
 
 const buildTimeout = (task: HarborTask, seconds: number) =>
   new SandboxError({ reason: "BuildFailed", message: `${task.id}: the environment did not build within ${seconds} s` })

@@ -106,6 +106,7 @@ const startNamespace = async (
     await mkdir(host)
     binds.push(["--bind", host, absoluteIn(workdir, path)])
   }
+  for (const path of spec.readOnlyPaths ?? []) binds.push(["--ro-bind", path, path])
   let cgroups: Array<string> = []
   try {
     cgroups = config.useCgroups ? createSandboxCgroups(spec.labels.runId, id, limits) : []
