@@ -68,10 +68,7 @@ const claudeTrajectory = () => {
             const command = commands.get(id)
             if (command === undefined) return [tool]
             const failed = field(block, "is_error") === true
-            return [
-              { kind: "command", command, exit_code: failed ? 1 : 0, stdout: cut(output), stderr: "" },
-              tool,
-            ]
+            return [{ kind: "command", command, exit_code: failed ? 1 : 0, stdout: cut(output), stderr: "" }, tool]
           })
       case "system":
         return text(event, "subtype") === "api_retry"

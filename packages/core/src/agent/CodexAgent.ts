@@ -7,7 +7,10 @@ import { field, items, num, text } from "./internal/jsonFields.js"
 import { platformBinary } from "./internal/npmBinary.js"
 
 /** The Rust target triple of `@openai/codex`'s program for this machine (its platform packages ship musl builds). */
-const TRIPLE: Readonly<Record<string, string>> = { x64: "x86_64-unknown-linux-musl", arm64: "aarch64-unknown-linux-musl" }
+const TRIPLE: Readonly<Record<string, string>> = {
+  x64: "x86_64-unknown-linux-musl",
+  arm64: "aarch64-unknown-linux-musl",
+}
 
 /** Codex's program from the npm package `@openai/codex` (its platform package's static musl binary). */
 const codexBinary = Effect.suspend(() => {
@@ -27,51 +30,64 @@ const cut = (value: string) => value.slice(0, STEP_OUTPUT_CHARS)
  * `codex exec --json` events as steps: each command it ran is the model's call of its shell tool and the command
  * with its output; its messages are model turns; its errors and token counts are notes.
  */
-const codexTrajectory = () => (event: unknown): ReadonlyArray<StepRecord> => {
-  const type = text(event, "type")
-  if (type === "item.completed") {
-    const item = field(event, "item")
-    const id = text(item, "id")
-    switch (text(item, "type")) {
-      case "command_execution": {
-        const command = text(item, "command")
-        return [
-          { kind: "model", text: "", tool_calls: [{ id, name: "exec_command", arguments: JSON.stringify({ command }) }] },
-          {
-            kind: "command",
-            command,
-            exit_code: num(item, "exit_code"),
-            stdout: cut(text(item, "aggregated_output")),
-            stderr: "",
-            truncated: text(item, "aggregated_output").length > STEP_OUTPUT_CHARS,
-          },
-        ]
+const codexTrajectory =
+  () =>
+  (event: unknown): ReadonlyArray<StepRecord> => {
+    const type = text(event, "type")
+    if (type === "item.completed") {
+      const item = field(event, "item")
+      const id = text(item, "id")
+      switch (text(item, "type")) {
+        case "command_execution": {
+          const command = text(item, "command")
+          return [
+            {
+              kind: "model",
+              text: "",
+              tool_calls: [{ id, name: "exec_command", arguments: JSON.stringify({ command }) }],
+            },
+            {
+              kind: "command",
+              command,
+              exit_code: num(item, "exit_code"),
+              stdout: cut(text(item, "aggregated_output")),
+              stderr: "",
+              truncated: text(item, "aggregated_output").length > STEP_OUTPUT_CHARS,
+            },
+          ]
+        }
+        case "file_change": {
+          const changes = items(item, "changes").map((change) => `${text(change, "kind")} ${text(change, "path")}`)
+          return [
+            {
+              kind: "model",
+              text: "",
+              tool_calls: [{ id, name: "apply_patch", arguments: JSON.stringify({ changes }) }],
+            },
+            { kind: "tool", text: "apply_patch", tool_call_id: id, output: changes.join("\n") },
+          ]
+        }
+        case "agent_message":
+          return [{ kind: "model", text: text(item, "text"), tool_calls: [] }]
+        case "error":
+          return [{ kind: "note", text: `codex: ${text(item, "message")}` }]
+        default:
+          return []
       }
-      case "file_change": {
-        const changes = items(item, "changes").map((change) => `${text(change, "kind")} ${text(change, "path")}`)
-        return [
-          { kind: "model", text: "", tool_calls: [{ id, name: "apply_patch", arguments: JSON.stringify({ changes }) }] },
-          { kind: "tool", text: "apply_patch", tool_call_id: id, output: changes.join("\n") },
-        ]
-      }
-      case "agent_message":
-        return [{ kind: "model", text: text(item, "text"), tool_calls: [] }]
-      case "error":
-        return [{ kind: "note", text: `codex: ${text(item, "message")}` }]
-      default:
-        return []
     }
+    if (type === "turn.completed") {
+      const usage = field(event, "usage")
+      return [
+        {
+          kind: "note",
+          text: `codex turn: ${num(usage, "input_tokens")} in, ${num(usage, "output_tokens")} out tokens`,
+        },
+      ]
+    }
+    if (type === "turn.failed") return [{ kind: "note", text: `codex: ${text(field(event, "error"), "message")}` }]
+    if (type === "error") return [{ kind: "note", text: `codex: ${text(event, "message")}` }]
+    return []
   }
-  if (type === "turn.completed") {
-    const usage = field(event, "usage")
-    return [
-      { kind: "note", text: `codex turn: ${num(usage, "input_tokens")} in, ${num(usage, "output_tokens")} out tokens` },
-    ]
-  }
-  if (type === "turn.failed") return [{ kind: "note", text: `codex: ${text(field(event, "error"), "message")}` }]
-  if (type === "error") return [{ kind: "note", text: `codex: ${text(event, "message")}` }]
-  return []
-}
 
 /** A TOML string for `codex -c key=value`. */
 const toml = (value: string) => JSON.stringify(value)

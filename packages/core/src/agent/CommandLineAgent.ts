@@ -23,10 +23,7 @@ export interface AgentInvocation {
 export interface CommandLineAgentSpec {
   readonly name: string
   /** Its program on the host, and the host paths the sandbox must see for it to run. */
-  readonly program: Effect.Effect<
-    { readonly path: string; readonly hostPaths: ReadonlyArray<string> },
-    SolverError
-  >
+  readonly program: Effect.Effect<{ readonly path: string; readonly hostPaths: ReadonlyArray<string> }, SolverError>
   /** The program and its arguments, and the environment that points it at the model. */
   readonly command: (invocation: AgentInvocation) => {
     readonly argv: ReadonlyArray<string>
@@ -49,12 +46,7 @@ const STOP_MARGIN_MS = 2_000
  * The same line starts the program in every runtime: `$SANDBOX_ROOT` (empty in isolated runtimes, see
  * LocalRuntime) places the agent's home, a fresh writable `HOME` for its state.
  */
-const LAUNCH = [
-  'home="$SANDBOX_ROOT$AGENT_HOME"',
-  'mkdir -p "$home"',
-  'export HOME="$home"',
-  'exec "$@"',
-].join("; ")
+const LAUNCH = ['home="$SANDBOX_ROOT$AGENT_HOME"', 'mkdir -p "$home"', 'export HOME="$home"', 'exec "$@"'].join("; ")
 
 const lines = (text: string): ReadonlyArray<unknown> =>
   text.split("\n").flatMap((line) => {
@@ -125,7 +117,12 @@ export const makeCommandLineAgent = (spec: CommandLineAgentSpec): Agent => ({
         if (limit !== null) return { stop_reason: limit, ...ctx.progress }
         if (result.exitCode !== 0) {
           const said = (result.stderr.trim() || result.stdout.trim()).split("\n").slice(-3).join(" | ")
-          return yield* failed(`${spec.name} exited ${result.exitCode}: ${said.slice(0, 500)}`, true)
+          // 126/127: the program cannot run there at all (a glibc build in an image without glibc): no retry helps.
+          const cannotRun = result.exitCode === 126 || result.exitCode === 127
+          return yield* failed(
+            `${spec.name} exited ${result.exitCode}${cannotRun ? " (its program cannot run in this sandbox's image)" : ""}: ${said.slice(0, 500)}`,
+            !cannotRun,
+          )
         }
         return { stop_reason: "model_ended" as const, ...ctx.progress }
       }),

@@ -17,8 +17,8 @@ import type { Agent, AgentOutcome, AgentProgress } from "./Agent.js"
 import { agentLimitsOf } from "./AgentLimits.js"
 import type { HarborTask } from "./HarborTask.js"
 import { commandRecord } from "./internal/commandRecord.js"
-import { interceptorSocket } from "./internal/interceptorSocket.js"
 import { emitting } from "./internal/emitting.js"
+import { interceptorSocket } from "./internal/interceptorSocket.js"
 import { makeDirsLine, runScriptLine } from "./internal/scriptLine.js"
 
 /** Harbor's paths inside a sandbox. */
@@ -149,36 +149,38 @@ export const makeHarborTaskSolver = (options: HarborTaskSolverOptions): SolverSe
           kind: "note",
           text: `agent ${agent.name} starts (${Math.round(limits.agentTimeoutMs / 1000)} s)`,
         })
-        const outcome: AgentOutcome = yield* agent.run({
-          task,
-          sandbox,
-          rollout: rolloutTask,
-          limits,
-          progress,
-          sandboxModelUrl: reach.modelUrl,
-        }).pipe(
-          Stream.mapEffect((event) =>
-            event._tag === "AgentStep" ? Effect.as(emit(event.record), null) : Effect.succeed(event),
-          ),
-          Stream.filter((event): event is Extract<typeof event, { _tag: "AgentDone" }> => event !== null),
-          Stream.runLast,
-          Effect.flatMap((last) =>
-            last._tag === "Some"
-              ? Effect.succeed<AgentOutcome>(last.value)
-              : Effect.fail(
-                  new SolverError({
-                    reason: "NoResult",
-                    retryable: false,
-                    message: `agent ${agent.name} ended without an outcome`,
-                  }),
-                ),
-          ),
-          Effect.timeoutTo({
-            duration: Duration.millis(limits.agentTimeoutMs),
-            onSuccess: (done): AgentOutcome => done,
-            onTimeout: (): AgentOutcome => ({ stop_reason: "max_time" as StopReason, ...progress }),
-          }),
-        )
+        const outcome: AgentOutcome = yield* agent
+          .run({
+            task,
+            sandbox,
+            rollout: rolloutTask,
+            limits,
+            progress,
+            sandboxModelUrl: reach.modelUrl,
+          })
+          .pipe(
+            Stream.mapEffect((event) =>
+              event._tag === "AgentStep" ? Effect.as(emit(event.record), null) : Effect.succeed(event),
+            ),
+            Stream.filter((event): event is Extract<typeof event, { _tag: "AgentDone" }> => event !== null),
+            Stream.runLast,
+            Effect.flatMap((last) =>
+              last._tag === "Some"
+                ? Effect.succeed<AgentOutcome>(last.value)
+                : Effect.fail(
+                    new SolverError({
+                      reason: "NoResult",
+                      retryable: false,
+                      message: `agent ${agent.name} ended without an outcome`,
+                    }),
+                  ),
+            ),
+            Effect.timeoutTo({
+              duration: Duration.millis(limits.agentTimeoutMs),
+              onSuccess: (done): AgentOutcome => done,
+              onTimeout: (): AgentOutcome => ({ stop_reason: "max_time" as StopReason, ...progress }),
+            }),
+          )
         yield* emit({ kind: "note", text: `agent ended: ${outcome.stop_reason} after ${outcome.turns} turns` })
 
         // Only now may the tests exist in the sandbox: the agent never saw them.

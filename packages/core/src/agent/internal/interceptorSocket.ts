@@ -25,44 +25,42 @@ export const interceptorSocket = (inferenceUrl: string) =>
     Effect.async<
       { readonly server: Server; readonly dir: string; readonly found: SandboxInterceptor; open: Set<Socket> },
       SandboxError
-    >(
-      (resume) => {
-        const url = new URL(inferenceUrl)
-        const port = url.port === "" ? defaultPort(url) : Number(url.port)
-        const host = url.hostname.replace(/^\[|\]$/g, "")
-        const dir = mkdtempSync(join(tmpdir(), "proctor-interceptor-"))
-        const socketPath = join(dir, "interceptor.sock")
-        const open = new Set<Socket>()
-        const server = createServer((inside) => {
-          const upstream = connect(port, host)
-          open.add(inside).add(upstream)
-          inside.pipe(upstream).pipe(inside)
-          const close = () => {
-            inside.destroy()
-            upstream.destroy()
-            open.delete(inside)
-            open.delete(upstream)
-          }
-          inside.on("error", close)
-          upstream.on("error", close)
-          inside.on("close", close)
-          upstream.on("close", close)
-        })
-        server.once("error", (cause) => {
-          rmSync(dir, { recursive: true, force: true })
-          resume(
-            Effect.fail(
-              new SandboxError({ reason: "StartFailed", message: `the interceptor's socket: ${cause.message}`, cause }),
-            ),
-          )
-        })
-        server.listen(socketPath, () => {
-          const inside = new URL(url.pathname + url.search, `http://127.0.0.1:${port}`)
-          const found = { socketPath, port, inferenceUrl: inside.toString().replace(/\/$/, "") }
-          resume(Effect.succeed({ server, dir, found, open }))
-        })
-      },
-    ),
+    >((resume) => {
+      const url = new URL(inferenceUrl)
+      const port = url.port === "" ? defaultPort(url) : Number(url.port)
+      const host = url.hostname.replace(/^\[|\]$/g, "")
+      const dir = mkdtempSync(join(tmpdir(), "proctor-interceptor-"))
+      const socketPath = join(dir, "interceptor.sock")
+      const open = new Set<Socket>()
+      const server = createServer((inside) => {
+        const upstream = connect(port, host)
+        open.add(inside).add(upstream)
+        inside.pipe(upstream).pipe(inside)
+        const close = () => {
+          inside.destroy()
+          upstream.destroy()
+          open.delete(inside)
+          open.delete(upstream)
+        }
+        inside.on("error", close)
+        upstream.on("error", close)
+        inside.on("close", close)
+        upstream.on("close", close)
+      })
+      server.once("error", (cause) => {
+        rmSync(dir, { recursive: true, force: true })
+        resume(
+          Effect.fail(
+            new SandboxError({ reason: "StartFailed", message: `the interceptor's socket: ${cause.message}`, cause }),
+          ),
+        )
+      })
+      server.listen(socketPath, () => {
+        const inside = new URL(url.pathname + url.search, `http://127.0.0.1:${port}`)
+        const found = { socketPath, port, inferenceUrl: inside.toString().replace(/\/$/, "") }
+        resume(Effect.succeed({ server, dir, found, open }))
+      })
+    }),
     ({ server, dir, open }) =>
       Effect.async<void>((resume) => {
         server.close(() => {
