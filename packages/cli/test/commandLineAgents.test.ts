@@ -156,4 +156,82 @@ describe("command-line agents in sandboxes, on the baseline model", () => {
       }, 300_000)
     }
   }
+
+  it("an agent declared in agent_config (a small chat-completions loop in node) runs in bwrap on the interceptor", async () => {
+    const dir = join(tmp, "declared")
+    mkdirSync(dir)
+    const script = join(dir, "agent.mjs")
+    writeFileSync(script, DECLARED_AGENT)
+    const config = join(dir, "eval.toml")
+    writeFileSync(
+      config,
+      [
+        "[eval]",
+        'agent = "tiny"',
+        "[eval.agent_config]",
+        `run = 'node ${script}'`,
+        `paths = ["${dir}"]`,
+        'env = { OPENAI_BASE_URL = "{base_url}", OPENAI_API_KEY = "{api_key}" }',
+        "",
+      ].join("\n"),
+    )
+    const runDir = join(dir, "run")
+    const result = await runCli(
+      [
+        "eval",
+        "--config",
+        config,
+        "--tasks",
+        tasks,
+        "--sandbox",
+        "bwrap",
+        "--model",
+        "baseline",
+        "--inference-url",
+        model.url,
+        "--max-retries",
+        "0",
+        "--run-dir",
+        runDir,
+      ],
+      { env: cleanEnv({ PROCTOR_UPSTREAM_API_KEY: REAL_KEY }) },
+    )
+    expect(result.code, result.stderr).toBe(0)
+    const rows = nonEmptyLines(join(runDir, "results.jsonl")).map((line) => JSON.parse(line) as Row)
+    expect(
+      Object.fromEntries(rows.map((row) => [row.task_id, [row.score, row.stop_reason ?? null, row.error]])),
+    ).toEqual({
+      "hello-file": [1, "model_ended", null],
+      "key-search": [1, "model_ended", null],
+      "sum-numbers": [1, "model_ended", null],
+    })
+    // A hint and `done` per task, through the interceptor.
+    const calls = nonEmptyLines(join(runDir, "model_calls.jsonl")).map((line) => JSON.parse(line) as Call)
+    expect(calls.map((call) => call.api)).toEqual(Array(6).fill("chat_completions"))
+  }, 300_000)
 })
+
+/** The declared agent of the last test: the builtin agent's loop in a dozen lines, told where the model is by env. */
+const DECLARED_AGENT = `
+import { execSync } from "node:child_process"
+const tool = (name, properties) => ({ type: "function", function: { name, parameters: { type: "object", properties } } })
+const tools = [tool("bash", { command: { type: "string" } }), tool("done", {})]
+const messages = [{ role: "user", content: process.env.PROCTOR_INSTRUCTION }]
+for (let turn = 0; turn < 10; turn++) {
+  const response = await fetch(process.env.OPENAI_BASE_URL + "/chat/completions", {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: "Bearer " + process.env.OPENAI_API_KEY },
+    body: JSON.stringify({ model: process.env.PROCTOR_MODEL, messages, tools }),
+  })
+  const message = (await response.json()).choices[0].message
+  messages.push(message)
+  const calls = message.tool_calls ?? []
+  if (calls.length === 0 || calls.some((call) => call.function.name === "done")) break
+  for (const call of calls) {
+    let output
+    try { output = execSync(JSON.parse(call.function.arguments).command, { encoding: "utf8", shell: "/bin/sh" }) }
+    catch (error) { output = String(error) }
+    messages.push({ role: "tool", tool_call_id: call.id, content: output })
+  }
+}
+`

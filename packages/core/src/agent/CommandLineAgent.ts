@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import type { StopReason } from "../result/RolloutStep.js"
 import { SolverError, type StepRecord } from "../solver/Solver.js"
 import { type Agent, type AgentContext, agentStream } from "./Agent.js"
+import { commandRecord } from "./internal/commandRecord.js"
 import { STAND_IN_KEY } from "./internal/standInKey.js"
 
 /** What a command-line agent's command is built from, for one rollout. */
@@ -29,8 +30,13 @@ export interface CommandLineAgentSpec {
     readonly argv: ReadonlyArray<string>
     readonly env: Readonly<Record<string, string>>
   }
-  /** A reader of its trajectory for one rollout: each event of its JSONL output as the rollout's steps. */
-  readonly trajectory: () => (event: unknown) => ReadonlyArray<StepRecord>
+  /**
+   * A reader of its trajectory for one rollout: each event of its JSONL output as the rollout's steps. Null for
+   * a program whose output proctor cannot read: its whole run is then one command step, with its output.
+   */
+  readonly trajectory: (() => (event: unknown) => ReadonlyArray<StepRecord>) | null
+  /** A shell line run in the sandbox before the agent (its installation there), in the agent's time. */
+  readonly install?: string | undefined
   /** A stop reason its own output states (Claude Code's `error_max_turns`), else null. */
   readonly stopOf?: (event: unknown) => StopReason | null
 }
@@ -95,23 +101,38 @@ export const makeCommandLineAgent = (spec: CommandLineAgentSpec): Agent => ({
           home: AGENT_HOME,
           maxTurns: ctx.limits.maxTurns,
         })
-        const result = yield* ctx.sandbox.exec(["sh", "-c", LAUNCH, spec.name, ...argv], {
+        const started = Date.now()
+        const timeLeft = () => Math.max(1_000, ctx.limits.agentTimeoutMs - STOP_MARGIN_MS - (Date.now() - started))
+        if (spec.install !== undefined) {
+          const installed = yield* ctx.sandbox.exec(spec.install, { timeoutMs: timeLeft() })
+          yield* emit(commandRecord(spec.install, installed))
+          if (installed.timedOut) return { stop_reason: "max_time" as const, ...ctx.progress }
+          if (installed.exitCode !== 0) {
+            return yield* failed(`${spec.name}: its install line exited ${installed.exitCode}`, false)
+          }
+        }
+        const command = ["sh", "-c", LAUNCH, spec.name, ...argv]
+        const result = yield* ctx.sandbox.exec(command, {
           env: { ...env, AGENT_HOME },
-          timeoutMs: Math.max(1_000, ctx.limits.agentTimeoutMs - STOP_MARGIN_MS),
+          timeoutMs: timeLeft(),
           maxOutputBytes: TRAJECTORY_BYTES,
         })
         const events = lines(result.stdout)
-        const stepsOf = spec.trajectory()
         let stated: StopReason | null = null
-        for (const event of events) {
-          for (const record of stepsOf(event)) {
-            if (record.kind === "model") ctx.progress.turns++
-            ctx.progress.messages++
-            yield* emit(record)
+        if (spec.trajectory === null) {
+          yield* emit(commandRecord(argv, result))
+        } else {
+          const stepsOf = spec.trajectory()
+          for (const event of events) {
+            for (const record of stepsOf(event)) {
+              if (record.kind === "model") ctx.progress.turns++
+              ctx.progress.messages++
+              yield* emit(record)
+            }
+            stated = spec.stopOf?.(event) ?? stated
           }
-          stated = spec.stopOf?.(event) ?? stated
+          yield* emit({ kind: "note", text: `${spec.name} exited ${result.exitCode}: ${events.length} events` })
         }
-        yield* emit({ kind: "note", text: `${spec.name} exited ${result.exitCode}: ${events.length} events` })
         if (result.timedOut) return { stop_reason: "max_time" as const, ...ctx.progress }
         const limit = budgetStop(result.stdout) ?? budgetStop(result.stderr) ?? stated
         if (limit !== null) return { stop_reason: limit, ...ctx.progress }
