@@ -1,6 +1,6 @@
 import type { Decision } from "./decision.js"
 import { fnv1a } from "./hash.js"
-import { isShellAgent, shellPolicy } from "./shellPolicy.js"
+import { type ShellConversation, shellDialectOf, shellPolicy } from "./shellPolicy.js"
 import { countTokens } from "./tokens.js"
 
 /**
@@ -23,42 +23,49 @@ const textOf = (content: unknown): string =>
         .map((part) => (isRecord(part) && typeof part.text === "string" ? part.text : ""))
         .join("\n")
 
-interface Conversation {
-  readonly toolNames: ReadonlySet<string>
-  readonly instruction: string
-  readonly commandsRun: number
+/** The user's messages before the model's first turn: the instruction, and whatever context the agent put round it. */
+const openingUserText = (items: ReadonlyArray<Json>): string => {
+  const firstTurn = items.findIndex((item) => item.role === "assistant" || item.type === "function_call")
+  return (firstTurn === -1 ? items : items.slice(0, firstTurn))
+    .filter((item) => item.role === "user")
+    .map((item) => textOf(item.content))
+    .join("\n")
 }
 
-const responsesConversation = (body: Json): Conversation => {
+const toolNamesOf = (body: Json): ReadonlySet<string> =>
+  new Set(list(body.tools).flatMap((tool) => (isRecord(tool) ? [String(tool.name)] : [])))
+
+const responsesConversation = (body: Json): ShellConversation & { toolNames: ReadonlySet<string> } => {
   const input = typeof body.input === "string" ? [{ role: "user", content: body.input }] : list(body.input)
   const items = input.filter(isRecord)
-  const first = items.find((item) => item.role === "user")
   return {
-    toolNames: new Set(list(body.tools).flatMap((tool) => (isRecord(tool) ? [String(tool.name)] : []))),
-    instruction: first === undefined ? "" : textOf(first.content),
-    commandsRun: items.filter((item) => item.type === "function_call" && item.name === "bash").length,
+    toolNames: toolNamesOf(body),
+    instruction: openingUserText(items),
+    calledTools: items.filter((item) => item.type === "function_call").map((item) => String(item.name)),
   }
 }
 
-const messagesConversation = (body: Json): Conversation => {
+const messagesConversation = (body: Json): ShellConversation & { toolNames: ReadonlySet<string> } => {
   const messages = list(body.messages).filter(isRecord)
-  const first = messages.find((message) => message.role === "user")
   return {
-    toolNames: new Set(list(body.tools).flatMap((tool) => (isRecord(tool) ? [String(tool.name)] : []))),
-    instruction: first === undefined ? "" : textOf(first.content),
-    commandsRun: messages
+    toolNames: toolNamesOf(body),
+    instruction: openingUserText(messages),
+    calledTools: messages
       .filter((message) => message.role === "assistant")
       .flatMap((message) => list(message.content))
-      .filter((block) => isRecord(block) && block.type === "tool_use" && block.name === "bash").length,
+      .filter((block) => isRecord(block) && block.type === "tool_use")
+      .map((block) => String((block as Json).name)),
   }
 }
 
-const decideFor = (conversation: Conversation): Decision =>
-  isShellAgent(conversation.toolNames)
-    ? shellPolicy(conversation)
+const decideFor = (conversation: ShellConversation & { toolNames: ReadonlySet<string> }): Decision => {
+  const shell = shellDialectOf(conversation.toolNames)
+  return shell !== null
+    ? shellPolicy(conversation, shell)
     : {
         content: `The baseline model read your message: "${conversation.instruction.split(/\s+/).slice(0, 8).join(" ")}".`,
       }
+}
 
 interface Answer {
   readonly id: string
@@ -153,22 +160,42 @@ const messageBody = (answer: Answer) => ({
 const sse = (event: string, data: unknown) =>
   `event: ${event}\ndata: ${JSON.stringify({ type: event, ...(data as Json) })}\n\n`
 
+/**
+ * The Responses API's stream as OpenAI sends it (Codex CLI parses it strictly): created, in_progress, then per
+ * output item its added / part / delta / done events carrying `item_id`, then completed; every event numbered.
+ */
 const responsesEvents = (answer: Answer): string[] => {
   const done = responseBody(answer)
-  const events = [sse("response.created", { response: { ...done, status: "in_progress", output: [], usage: null } })]
-  done.output.forEach((item, index) => {
-    events.push(sse("response.output_item.added", { output_index: index, item: { ...item, status: "in_progress" } }))
-    if (item.type === "message" && answer.text !== null) {
-      events.push(sse("response.output_text.delta", { output_index: index, content_index: 0, delta: answer.text }))
+  const events: string[] = []
+  const emit = (event: string, data: Json) => events.push(sse(event, { ...data, sequence_number: events.length }))
+  const opened = { ...done, status: "in_progress", output: [], usage: null }
+  emit("response.created", { response: opened })
+  emit("response.in_progress", { response: opened })
+  done.output.forEach((item, output_index) => {
+    const item_id = item.id
+    if (item.type === "message") {
+      const text = answer.text ?? ""
+      emit("response.output_item.added", { output_index, item: { ...item, status: "in_progress", content: [] } })
+      const part = { type: "output_text", text: "", annotations: [] }
+      emit("response.content_part.added", { item_id, output_index, content_index: 0, part })
+      emit("response.output_text.delta", { item_id, output_index, content_index: 0, delta: text, logprobs: [] })
+      emit("response.output_text.done", { item_id, output_index, content_index: 0, text, logprobs: [] })
+      emit("response.content_part.done", { item_id, output_index, content_index: 0, part: { ...part, text } })
     } else if ("arguments" in item) {
-      events.push(sse("response.function_call_arguments.delta", { output_index: index, delta: item.arguments }))
+      emit("response.output_item.added", { output_index, item: { ...item, status: "in_progress", arguments: "" } })
+      emit("response.function_call_arguments.delta", { item_id, output_index, delta: item.arguments })
+      emit("response.function_call_arguments.done", { item_id, output_index, arguments: item.arguments })
     }
-    events.push(sse("response.output_item.done", { output_index: index, item }))
+    emit("response.output_item.done", { output_index, item })
   })
-  events.push(sse("response.completed", { response: done }))
+  emit("response.completed", { response: done })
   return events
 }
 
+/**
+ * Anthropic's messages stream as Anthropic sends it (Claude Code parses it strictly): message_start, ping, per
+ * content block its start / delta / stop, message_delta with the stop reason and usage, message_stop.
+ */
 const messagesEvents = (answer: Answer): string[] => {
   const done = messageBody(answer)
   const events = [
@@ -177,9 +204,15 @@ const messagesEvents = (answer: Answer): string[] => {
         ...done,
         content: [],
         stop_reason: null,
-        usage: { input_tokens: answer.inputTokens, output_tokens: 0 },
+        usage: {
+          input_tokens: answer.inputTokens,
+          cache_creation_input_tokens: 0,
+          cache_read_input_tokens: 0,
+          output_tokens: 1,
+        },
       },
     }),
+    sse("ping", {}),
   ]
   done.content.forEach((block, index) => {
     const start = block.type === "text" ? { type: "text", text: "" } : { ...block, input: {} }

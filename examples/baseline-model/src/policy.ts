@@ -3,7 +3,7 @@ import { fnv1a } from "./hash.js"
 import { intentPolicy } from "./intentPolicy.js"
 import { mathPolicy } from "./mathPolicy.js"
 import { type ChatRequest, messageText } from "./openai.js"
-import { isShellAgent, shellPolicy } from "./shellPolicy.js"
+import { shellDialectOf, shellPolicy } from "./shellPolicy.js"
 import { sumPolicy } from "./sumPolicy.js"
 
 const REPLIES = [
@@ -28,12 +28,13 @@ export const decide = (request: ChatRequest): Decision => {
   if (tools.size === 0 || request.tool_choice === "none") return sumPolicy(request) ?? plainReply(request)
   if (tools.has("calculator") && tools.has("submit_answer")) return mathPolicy(request) ?? plainReply(request)
   if (tools.has("classify_intent")) return intentPolicy(request)
-  if (isShellAgent(tools)) {
+  const shell = shellDialectOf(tools)
+  if (shell !== null) {
     const first = request.messages.find((message) => message.role === "user")
-    const commandsRun = request.messages
+    const calledTools = request.messages
       .flatMap((message) => message.tool_calls ?? [])
-      .filter((call) => call.function.name === "bash").length
-    return shellPolicy({ instruction: first === undefined ? "" : messageText(first), commandsRun })
+      .map((call) => call.function.name)
+    return shellPolicy({ instruction: first === undefined ? "" : messageText(first), calledTools }, shell)
   }
   return plainReply(request)
 }

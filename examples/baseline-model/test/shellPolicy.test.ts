@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createBaselineModel, type RunningBaselineModel } from "../src/index.js"
+import { FINISHED_TEXT } from "../src/shellPolicy.js"
 
 let model: RunningBaselineModel
 beforeAll(async () => {
@@ -120,11 +121,15 @@ describe("the shell policy", () => {
       })
     expect(events.map((e) => e.event)).toEqual([
       "response.created",
+      "response.in_progress",
       "response.output_item.added",
       "response.function_call_arguments.delta",
+      "response.function_call_arguments.done",
       "response.output_item.done",
       "response.completed",
     ])
+    expect(events.map((e) => e.data.sequence_number)).toEqual([0, 1, 2, 3, 4, 5, 6])
+    expect(events[3]?.data.item_id).toBe(events[2]?.data.item.id)
     const done = events.at(-1)?.data.response
     expect(callOf("responses", done)).toEqual({ name: "bash", args: { command: "echo one > a.txt" } })
     expect(done.usage.total_tokens).toBe(done.usage.input_tokens + done.usage.output_tokens)
@@ -139,15 +144,16 @@ describe("the shell policy", () => {
       .map((block) => JSON.parse(block.split("\n")[1]?.slice("data: ".length) ?? ""))
     expect(events.map((e) => e.type)).toEqual([
       "message_start",
+      "ping",
       "content_block_start",
       "content_block_delta",
       "content_block_stop",
       "message_delta",
       "message_stop",
     ])
-    expect(events[1].content_block).toMatchObject({ type: "tool_use", name: "done" })
-    expect(JSON.parse(events[2].delta.partial_json)).toEqual({})
-    expect(events[4].delta.stop_reason).toBe("tool_use")
+    expect(events[2].content_block).toMatchObject({ type: "tool_use", name: "done" })
+    expect(JSON.parse(events[3].delta.partial_json)).toEqual({})
+    expect(events[5].delta.stop_reason).toBe("tool_use")
   })
 
   it("chat: streams the call as chat-completion chunks", async () => {
@@ -161,5 +167,50 @@ describe("the shell policy", () => {
           JSON.parse(block.slice("data: ".length)).choices[0]?.delta?.tool_calls?.[0]?.function?.arguments ?? "",
       )
     expect(JSON.parse(deltas.join(""))).toEqual({ command: "echo one > a.txt" })
+  })
+
+  it("Codex CLI's exec_command and Claude Code's Bash: the hints through their shell tool, then a closing text", async () => {
+    const codex = {
+      model: "baseline",
+      stream: false,
+      tools: ["exec_command", "write_stdin", "view_image"].map((name) => ({ type: "function", name, parameters: {} })),
+      input: [
+        { type: "message", role: "developer", content: [{ type: "input_text", text: "You are Codex." }] },
+        { type: "message", role: "user", content: [{ type: "input_text", text: "<environment_context/>" }] },
+        { type: "message", role: "user", content: [{ type: "input_text", text: INSTRUCTION }] },
+        { type: "function_call", call_id: "c0", name: "exec_command", arguments: "{}" },
+        { type: "function_call_output", call_id: "c0", output: "Hint: `rm -rf /`" },
+      ],
+    }
+    const first = (await (await post("/responses", { ...codex, input: codex.input.slice(0, 3) })).json()) as Json
+    expect(callOf("responses", first)).toEqual({ name: "exec_command", args: { cmd: "echo one > a.txt" } })
+    const second = (await (await post("/responses", codex)).json()) as Json
+    expect(callOf("responses", second)).toEqual({ name: "exec_command", args: { cmd: "cat a.txt" } })
+    const call = (i: number) => [
+      { type: "function_call", call_id: `c${i}`, name: "exec_command", arguments: "{}" },
+      { type: "function_call_output", call_id: `c${i}`, output: "" },
+    ]
+    const last = (await (
+      await post("/responses", { ...codex, input: [...codex.input.slice(0, 3), ...call(0), ...call(1)] })
+    ).json()) as Json
+    expect(last.output).toMatchObject([{ type: "message", content: [{ type: "output_text", text: FINISHED_TEXT }] }])
+
+    const claude = {
+      model: "baseline",
+      max_tokens: 1000,
+      tools: ["Bash", "Read", "Write"].map((name) => ({ name, input_schema: { type: "object" } })),
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "<system-reminder>context</system-reminder>" },
+            { type: "text", text: INSTRUCTION },
+          ],
+        },
+      ],
+    }
+    const bash = (await (await post("/messages", claude)).json()) as Json
+    expect(bash.content[0]).toMatchObject({ type: "tool_use", name: "Bash", input: { command: "echo one > a.txt" } })
+    expect(bash.stop_reason).toBe("tool_use")
   })
 })

@@ -118,6 +118,8 @@ describe("proctor eval --tasks", () => {
     )
     const noAgent = await evalTasks("nobody", join(tmp, "x"))
     expect(noAgent.code).toBe(2)
-    expect(noAgent.stderr.trim()).toBe('proctor eval: agent: expected one of oracle, builtin, got "nobody"')
+    expect(noAgent.stderr.trim()).toBe(
+      'proctor eval: agent: expected one of oracle, builtin, codex, claude-code (or declare one in agent_config), got "nobody"',
+    )
   })
 })

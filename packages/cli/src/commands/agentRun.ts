@@ -3,11 +3,11 @@ import { Effect } from "effect"
 import { sandboxRuntimeOf } from "../sandboxRuntime.js"
 
 /**
- * True unless the run is an agent run whose agent calls no model (`oracle`). An unknown agent asks for no model
+ * True unless the run is an agent run whose agent calls no model (`oracle`); a declared agent calls one. An unknown agent asks for no model
  * either: `agentRunOf` names the agents there are instead.
  */
 export const usesModel = (config: EvalRunConfig): boolean =>
-  config.tasks === undefined || (AGENTS[config.agent ?? ""]?.usesModel ?? false)
+  config.tasks === undefined || config.agent_config !== undefined || (AGENTS[config.agent ?? ""]?.usesModel ?? false)
 
 /** An agent run's runtime (for the run's scope), its solver and task ids, and the line that names the runtime. */
 export const agentRunOf = (config: EvalRunConfig) =>

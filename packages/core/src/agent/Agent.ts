@@ -18,6 +18,11 @@ export interface AgentContext {
    * far the agent got.
    */
   readonly progress: AgentProgress
+  /**
+   * For an agent that runs inside the sandbox: the rollout's model base URL as seen from inside it (the
+   * interceptor, relayed to the sandbox's loopback), or null when the rollout routes no model calls.
+   */
+  readonly sandboxModelUrl: string | null
 }
 
 export interface AgentProgress {
@@ -46,6 +51,11 @@ export interface Agent {
   readonly name: string
   /** False for `oracle`: a run of it needs no model endpoint and routes no calls. */
   readonly usesModel: boolean
+  /**
+   * Set for the command-line agents, which run inside the sandbox: the host paths their program needs there
+   * (read-only). The sandbox of such an agent reaches the rollout's interceptor and nothing else.
+   */
+  readonly inSandbox?: { readonly hostPaths: Effect.Effect<ReadonlyArray<string>, SolverError> }
   readonly run: (ctx: AgentContext) => Stream.Stream<AgentEvent, AgentFailure>
 }
 

@@ -16,6 +16,7 @@ import {
   type Turn,
 } from "./internal/agentApis.js"
 import { commandRecord } from "./internal/commandRecord.js"
+import { STAND_IN_KEY } from "./internal/standInKey.js"
 
 /** The builtin agent's system prompt (documented in the guide "Evaluate an agent in a sandbox"). */
 export const BUILTIN_SYSTEM_PROMPT = (workdir: string) =>
@@ -61,8 +62,6 @@ export const BUILTIN_TOOLS: ReadonlyArray<ToolSpec> = [
 
 /** What a tool's answer to the model holds at most: long outputs are cut, and the model is told so. */
 const TOOL_OUTPUT_CHARS = 16 * 1024
-/** The stand-in key the agent sends: the interceptor sends the real one upstream. */
-const STAND_IN_KEY = "proctor-rollout"
 
 /** `policy_config.api` picks the API; else Anthropic's provider speaks messages; else chat completions. */
 export const agentApiOf = (config: EvalRunConfig): ModelApi => {

@@ -1,27 +1,49 @@
 import { Effect, Either, Layer } from "effect"
 import { ConfigError } from "../config/ConfigError.js"
-import type { EvalRunConfig } from "../config/EvalRunConfig.js"
+import type { DeclaredAgentConfig, EvalRunConfig } from "../config/EvalRunConfig.js"
 import type { SandboxRuntimeService } from "../sandbox/Sandbox.js"
 import { Solver } from "../solver/Solver.js"
 import type { Agent } from "./Agent.js"
 import { BuiltinAgent } from "./BuiltinAgent.js"
+import { ClaudeCodeAgent } from "./ClaudeCodeAgent.js"
+import { CodexAgent } from "./CodexAgent.js"
+import { makeDeclaredAgent } from "./DeclaredAgent.js"
 import { type HarborTask, listHarborTaskDirs, loadHarborTasks } from "./HarborTask.js"
 import { makeHarborTaskSolver } from "./HarborTaskSolver.js"
 import { OracleAgent } from "./OracleAgent.js"
 
-/** The agents `--agent` names. Command-line agents (Codex, Claude Code) join this table. */
-export const AGENTS: Readonly<Record<string, Agent>> = { oracle: OracleAgent, builtin: BuiltinAgent }
+/** The agents `--agent` names: proctor's own, and the command-line agents that run inside the sandbox. */
+export const AGENTS: Readonly<Record<string, Agent>> = {
+  oracle: OracleAgent,
+  builtin: BuiltinAgent,
+  codex: CodexAgent,
+  "claude-code": ClaudeCodeAgent,
+}
 
-export const agentNamed = (name: string): Either.Either<Agent, ConfigError> => {
-  const agent = AGENTS[name]
-  return agent === undefined
+/** The run's agent: one of `AGENTS`, or the one `agent_config` declares under the name `agent` gives it. */
+export const agentNamed = (
+  name: string,
+  declared?: DeclaredAgentConfig | undefined,
+): Either.Either<Agent, ConfigError> => {
+  const known = AGENTS[name]
+  if (declared !== undefined) {
+    return known === undefined
+      ? Either.right(makeDeclaredAgent(name, declared))
+      : Either.left(
+          new ConfigError({
+            reason: "InvalidValue",
+            message: `agent: ${JSON.stringify(name)} is proctor's own; give the agent agent_config declares a name of its own`,
+          }),
+        )
+  }
+  return known === undefined
     ? Either.left(
         new ConfigError({
           reason: "InvalidValue",
-          message: `agent: expected one of ${Object.keys(AGENTS).join(", ")}, got ${JSON.stringify(name)}`,
+          message: `agent: expected one of ${Object.keys(AGENTS).join(", ")} (or declare one in agent_config), got ${JSON.stringify(name)}`,
         }),
       )
-    : Either.right(agent)
+    : Either.right(known)
 }
 
 /** Seeds of a Harbor run: one per task directory, its index in name order. */
@@ -51,7 +73,7 @@ export const harborRun = Effect.fn("HarborRun.make")(function* (config: EvalRunC
   if (config.tasks === undefined) {
     return yield* new ConfigError({ reason: "Missing", message: "no tasks: set eval.tasks or pass --tasks" })
   }
-  const agent = yield* agentNamed(config.agent ?? "")
+  const agent = yield* agentNamed(config.agent ?? "", config.agent_config)
   const tasks = yield* Effect.mapError(
     loadHarborTasks(config.tasks),
     (error) => new ConfigError({ reason: "InvalidValue", message: error.message }),

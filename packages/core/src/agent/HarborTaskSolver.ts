@@ -18,6 +18,7 @@ import { agentLimitsOf } from "./AgentLimits.js"
 import type { HarborTask } from "./HarborTask.js"
 import { commandRecord } from "./internal/commandRecord.js"
 import { emitting } from "./internal/emitting.js"
+import { interceptorSocket } from "./internal/interceptorSocket.js"
 import { runScriptLine } from "./internal/scriptLine.js"
 
 /** Harbor's paths inside a sandbox. */
@@ -127,6 +128,7 @@ export const makeHarborTaskSolver = (options: HarborTaskSolverOptions): SolverSe
             onTimeout: () => buildTimeout(task, environment.build_timeout_sec),
           }),
         )
+        const reach = yield* sandboxReach(agent, rolloutTask, runtime)
         const sandbox = yield* runtime.open({
           image: imageOf(task),
           workdir: HARBOR_PATHS.workdir,
@@ -136,6 +138,8 @@ export const makeHarborTaskSolver = (options: HarborTaskSolverOptions): SolverSe
           files: { [`${HARBOR_PATHS.agentLogs}/instruction.md`]: task.instruction },
           limits: { cpus: environment.cpus, memoryMb: environment.memory_mb, storageMb: environment.storage_mb },
           labels: { runId: rolloutTask.runId, rolloutId: rolloutTask.rolloutId },
+          readOnlyPaths: reach.readOnlyPaths,
+          ...(reach.interceptor === null ? {} : { network: { interceptor: reach.interceptor } }),
         })
         rolloutTask.limits?.resume()
 
@@ -145,29 +149,38 @@ export const makeHarborTaskSolver = (options: HarborTaskSolverOptions): SolverSe
           kind: "note",
           text: `agent ${agent.name} starts (${Math.round(limits.agentTimeoutMs / 1000)} s)`,
         })
-        const outcome: AgentOutcome = yield* agent.run({ task, sandbox, rollout: rolloutTask, limits, progress }).pipe(
-          Stream.mapEffect((event) =>
-            event._tag === "AgentStep" ? Effect.as(emit(event.record), null) : Effect.succeed(event),
-          ),
-          Stream.filter((event): event is Extract<typeof event, { _tag: "AgentDone" }> => event !== null),
-          Stream.runLast,
-          Effect.flatMap((last) =>
-            last._tag === "Some"
-              ? Effect.succeed<AgentOutcome>(last.value)
-              : Effect.fail(
-                  new SolverError({
-                    reason: "NoResult",
-                    retryable: false,
-                    message: `agent ${agent.name} ended without an outcome`,
-                  }),
-                ),
-          ),
-          Effect.timeoutTo({
-            duration: Duration.millis(limits.agentTimeoutMs),
-            onSuccess: (done): AgentOutcome => done,
-            onTimeout: (): AgentOutcome => ({ stop_reason: "max_time" as StopReason, ...progress }),
-          }),
-        )
+        const outcome: AgentOutcome = yield* agent
+          .run({
+            task,
+            sandbox,
+            rollout: rolloutTask,
+            limits,
+            progress,
+            sandboxModelUrl: reach.modelUrl,
+          })
+          .pipe(
+            Stream.mapEffect((event) =>
+              event._tag === "AgentStep" ? Effect.as(emit(event.record), null) : Effect.succeed(event),
+            ),
+            Stream.filter((event): event is Extract<typeof event, { _tag: "AgentDone" }> => event !== null),
+            Stream.runLast,
+            Effect.flatMap((last) =>
+              last._tag === "Some"
+                ? Effect.succeed<AgentOutcome>(last.value)
+                : Effect.fail(
+                    new SolverError({
+                      reason: "NoResult",
+                      retryable: false,
+                      message: `agent ${agent.name} ended without an outcome`,
+                    }),
+                  ),
+            ),
+            Effect.timeoutTo({
+              duration: Duration.millis(limits.agentTimeoutMs),
+              onSuccess: (done): AgentOutcome => done,
+              onTimeout: (): AgentOutcome => ({ stop_reason: "max_time" as StopReason, ...progress }),
+            }),
+          )
         yield* emit({ kind: "note", text: `agent ended: ${outcome.stop_reason} after ${outcome.turns} turns` })
 
         // Only now may the tests exist in the sandbox: the agent never saw them.
@@ -223,6 +236,25 @@ export const makeHarborTaskSolver = (options: HarborTaskSolverOptions): SolverSe
   // The solver enforces its own limits (build, agent and verifier timeouts): the runner adds no rollout timer.
   return { ...base, enforcesTimeout: true }
 }
+
+/**
+ * What the sandbox of an agent that runs inside it needs: its program's host paths, and the rollout's interceptor
+ * on its loopback (through a host socket and the runtime's relay). `local` isolates nothing: the URL is the host's.
+ */
+const sandboxReach = (agent: Agent, rolloutTask: RolloutTask, runtime: SandboxRuntimeService) =>
+  Effect.gen(function* () {
+    if (agent.inSandbox === undefined) return { readOnlyPaths: [], interceptor: null, modelUrl: null }
+    const readOnlyPaths = yield* agent.inSandbox.hostPaths
+    const base = rolloutTask.inferenceUrl ?? rolloutTask.config.policy_config.inference_url
+    if (typeof base !== "string") return { readOnlyPaths, interceptor: null, modelUrl: null }
+    if (!runtime.isolated) return { readOnlyPaths, interceptor: null, modelUrl: base }
+    const socket = yield* interceptorSocket(base)
+    return {
+      readOnlyPaths,
+      interceptor: { socketPath: socket.socketPath, port: socket.port },
+      modelUrl: socket.inferenceUrl,
+    }
+  })
 
 const buildTimeout = (task: HarborTask, seconds: number) =>
   new SandboxError({ reason: "BuildFailed", message: `${task.id}: the environment did not build within ${seconds} s` })

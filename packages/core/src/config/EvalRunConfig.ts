@@ -23,6 +23,15 @@ const Url = Schema.String.annotations({ message: notUrl }).pipe(
   }),
 )
 
+/** A command-line agent the user declares (`agent_config`): see `DeclaredAgent`. */
+export const DeclaredAgentConfig = Schema.Struct({
+  run: Schema.NonEmptyTrimmedString,
+  install: opt(Schema.NonEmptyTrimmedString),
+  env: opt(Schema.Record({ key: Schema.String, value: Schema.String })),
+  paths: opt(Schema.Array(Schema.NonEmptyTrimmedString)),
+})
+export type DeclaredAgentConfig = typeof DeclaredAgentConfig.Type
+
 /**
  * The most rollouts (seeds × attempts) one run may plan: its plan and journal index are held in memory.
  * 10 million is well past any eval we know of and still fits in a few hundred MB.
@@ -330,10 +339,19 @@ export const EvalTomlSection = Schema.Struct({
   agent: opt(Schema.NonEmptyTrimmedString).annotations(
     doc({
       description:
-        "The agent that carries out `tasks`: `oracle` (the task's `solution/solve.sh`), `builtin` (proctor's tool-calling shell agent, on `model`).",
+        "The agent that carries out `tasks`: `oracle` (the task's `solution/solve.sh`), `builtin` (proctor's tool-calling shell agent, on `model`), `codex` (Codex CLI) or `claude-code` (Claude Code) in the sandbox, or the name of the agent `agent_config` declares.",
       synthAi: null,
       example: '"builtin"',
       flag: "--agent",
+    }),
+  ),
+  agent_config: opt(DeclaredAgentConfig).annotations(
+    doc({
+      description:
+        "A command-line agent of your own, run in each task's sandbox and named by `agent`: `run` (a shell line run in the workdir; the instruction is in `$PROCTOR_INSTRUCTION`), `install` (a shell line run before it), `env` (its environment, where `{base_url}`, `{api_key}` and `{model}` become the rollout's interceptor URL, a stand-in key and the model) and `paths` (host paths the sandbox sees read-only, e.g. the agent's installation).",
+      synthAi: null,
+      example:
+        '{ run = "my-agent \\"$PROCTOR_INSTRUCTION\\"", env = { OPENAI_BASE_URL = "{base_url}", OPENAI_API_KEY = "{api_key}" } }',
     }),
   ),
   sandbox: opt(Schema.Literal("docker", "bwrap", "local")).annotations(
@@ -449,6 +467,7 @@ export const EvalRunConfigFromJson = Schema.Struct({
   /** Agent runs (see `EvalTomlSection`): absent for task-app and `evaluate()` runs. */
   tasks: opt(Schema.String),
   agent: opt(Schema.String),
+  agent_config: opt(DeclaredAgentConfig),
   sandbox: opt(Schema.Literal("docker", "bwrap", "local")),
   max_turns: opt(Schema.Int),
   max_tokens: opt(Schema.Int),

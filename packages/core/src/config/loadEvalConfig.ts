@@ -221,6 +221,7 @@ const agentKeys = (merged: EvalTomlSection) => {
   const keys = {
     tasks: merged.tasks,
     agent: merged.agent,
+    agent_config: merged.agent_config,
     sandbox: merged.sandbox ?? (merged.tasks === undefined ? undefined : ("docker" as const)),
   }
   return Object.fromEntries(Object.entries(keys).filter(([, value]) => value !== undefined)) as Pick<

@@ -90,6 +90,12 @@ export interface SandboxSpec {
    * one archive upload), where a `writeFile` after opening costs a call of its own.
    */
   readonly files?: Readonly<Record<string, string>> | undefined
+  /**
+   * Host files or directories the sandbox sees read-only at the same absolute paths: a command-line agent's
+   * program (Codex's and Claude Code's native binaries). Under bubblewrap this also reaches paths under the
+   * hidden /tmp and homes; a container gets them as read-only bind mounts; `local` sees the host anyway.
+   */
+  readonly readOnlyPaths?: ReadonlyArray<string> | undefined
   /** Unset limits take the runtime's defaults (`DEFAULT_SANDBOX_LIMITS`): memory and pids are always bounded. */
   readonly limits?: SandboxLimits | undefined
   /**

@@ -138,6 +138,8 @@ const startNamespace = async (
       ...EMPTY_DIRS.flatMap((path) => tmpfsArgs(path, storageMb)),
       ...tmpfsArgs(workdir, storageMb),
       ...(spec.mounts ?? []).flatMap((path) => tmpfsArgs(absoluteIn(workdir, path), storageMb)),
+      // After the tmpfs: a read-only path under /tmp or a home shows through them.
+      ...(spec.readOnlyPaths ?? []).flatMap((path) => ["--ro-bind", path, path]),
       "--unshare-all",
       "--die-with-parent",
       "--new-session",

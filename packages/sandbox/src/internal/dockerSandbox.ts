@@ -42,6 +42,7 @@ const createBody = (spec: SandboxSpec, image: string, workdir: string) => {
     HostConfig: {
       NetworkMode: "none",
       Init: true,
+      Binds: (spec.readOnlyPaths ?? []).map((path) => `${path}:${path}:ro`),
       Memory: limits.memoryMb * MIB,
       MemorySwap: limits.memoryMb * MIB,
       PidsLimit: limits.pids,
