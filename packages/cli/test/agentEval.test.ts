@@ -1,33 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import {
-  cleanEnv,
-  ensureBuilt,
-  killStrayClis,
-  nonEmptyLines,
-  repoRoot,
-  runCli,
-  startExample,
-} from "./fixtures/harness.js"
+import { describe, expect, it } from "@effect/vitest"
+import { agentRunFixture, resultRows } from "./fixtures/agentRuns.js"
+import { nonEmptyLines, repoRoot, runCli } from "./fixtures/harness.js"
 
 const TASKS = join(repoRoot, "examples/tasks")
 
-let tmp: string
-let model: { readonly url: string; readonly stop: () => Promise<void> }
-
-beforeAll(async () => {
-  ensureBuilt()
-  tmp = mkdtempSync(join(tmpdir(), "proctor-agent-eval-"))
-  model = await startExample("examples/baseline-model/dist/main.js", cleanEnv({ PORT: "0" }))
-}, 300_000)
-
-afterAll(async () => {
-  killStrayClis()
-  await model?.stop()
-  rmSync(tmp, { recursive: true, force: true })
-})
+const shared = agentRunFixture("agent-eval")
 
 interface Row {
   readonly task_id: string
@@ -38,8 +17,7 @@ interface Row {
   readonly run_id: string
 }
 
-const rowsOf = (runDir: string): Array<Row> =>
-  nonEmptyLines(join(runDir, "results.jsonl")).map((line) => JSON.parse(line) as Row)
+const rowsOf = (runDir: string) => resultRows<Row>(runDir)
 
 const byTask = (rows: ReadonlyArray<Row>) =>
   Object.fromEntries(rows.map((row) => [row.task_id, [row.score, row.stop_reason ?? null, row.error_kind]]))
@@ -50,7 +28,7 @@ const evalTasks = (agent: string, runDir: string, ...flags: ReadonlyArray<string
 
 describe("proctor eval --tasks", () => {
   it("the oracle scores 1.0 on every example task; the run's first line names the runtime", async () => {
-    const runDir = join(tmp, "oracle")
+    const runDir = join(shared.tmp, "oracle")
     const result = await evalTasks("oracle", runDir)
     expect(result.stderr.split("\n")[0]).toBe(
       "sandbox: local — no isolation: the agent's commands run as this user on this machine",
@@ -68,14 +46,14 @@ describe("proctor eval --tasks", () => {
   })
 
   it("the builtin agent on the baseline model, through the interceptor: the expected mix", async () => {
-    const runDir = join(tmp, "builtin")
+    const runDir = join(shared.tmp, "builtin")
     const result = await evalTasks(
       "builtin",
       runDir,
       "--model",
       "baseline",
       "--inference-url",
-      model.url,
+      shared.model.url,
       "--max-turns",
       "4",
     )
@@ -96,7 +74,7 @@ describe("proctor eval --tasks", () => {
   })
 
   it("resumes an agent run: only the missing tasks run, each key once", async () => {
-    const runDir = join(tmp, "resume")
+    const runDir = join(shared.tmp, "resume")
     const first = await evalTasks("oracle", runDir)
     expect(first.code).toBe(0)
     const journal = join(runDir, "results.jsonl")
@@ -111,12 +89,12 @@ describe("proctor eval --tasks", () => {
   })
 
   it("a wrong task directory or agent is one line and exit 2", async () => {
-    const noTasks = await runCli(["eval", "--tasks", tmp, "--agent", "oracle", "--sandbox", "local"])
+    const noTasks = await runCli(["eval", "--tasks", shared.tmp, "--agent", "oracle", "--sandbox", "local"])
     expect(noTasks.code).toBe(2)
     expect(noTasks.stderr.trim()).toBe(
-      `proctor eval: tasks: ${tmp} holds no task directory (a directory with a task.toml)`,
+      `proctor eval: tasks: ${shared.tmp} holds no task directory (a directory with a task.toml)`,
     )
-    const noAgent = await evalTasks("nobody", join(tmp, "x"))
+    const noAgent = await evalTasks("nobody", join(shared.tmp, "x"))
     expect(noAgent.code).toBe(2)
     expect(noAgent.stderr.trim()).toBe(
       'proctor eval: agent: expected one of oracle, builtin, codex, claude-code (or declare one in agent_config), got "nobody"',

@@ -1,23 +1,13 @@
 import { execFile } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { connect, createServer, type Server, type Socket } from "node:net"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { waitFor } from "@proctor/test-kit"
-import {
-  type CliProcess,
-  cleanEnv,
-  ensureBuilt,
-  filesUnder,
-  killStrayClis,
-  nonEmptyLines,
-  runCli,
-  startCli,
-  startExample,
-} from "./fixtures/harness.js"
+import { agentRunFixture, resultRows } from "./fixtures/agentRuns.js"
+import { type CliProcess, cleanEnv, filesUnder, nonEmptyLines, runCli, startCli } from "./fixtures/harness.js"
 
 /**
  * Agent runs under failure, with the real Docker engine and bubblewrap: `kill -9` of `proctor eval` at many points
@@ -27,20 +17,7 @@ import {
 
 const run = promisify(execFile)
 
-let tmp: string
-let model: { readonly url: string; readonly stop: () => Promise<void> }
-
-beforeAll(async () => {
-  ensureBuilt()
-  tmp = mkdtempSync(join(tmpdir(), "proctor-agent-reliability-"))
-  model = await startExample("examples/baseline-model/dist/main.js", cleanEnv({ PORT: "0" }))
-}, 300_000)
-
-afterAll(async () => {
-  killStrayClis()
-  await model?.stop()
-  rmSync(tmp, { recursive: true, force: true })
-})
+const shared = agentRunFixture("agent-reliability")
 
 interface Row {
   readonly seed: number
@@ -54,8 +31,7 @@ interface Row {
   readonly retry_log?: ReadonlyArray<{ readonly kind: string; readonly error: string }>
 }
 
-const rowsOf = (runDir: string): Array<Row> =>
-  nonEmptyLines(join(runDir, "results.jsonl")).map((line) => JSON.parse(line) as Row)
+const rowsOf = (runDir: string) => resultRows<Row>(runDir)
 
 interface TaskFiles {
   readonly instruction?: string
@@ -132,11 +108,11 @@ const killed = async (cli: CliProcess): Promise<void> => {
 describe("kill -9 of an agent run on Docker, then --resume", () => {
   it("every key exactly once after 10 kills, and no container of the run left", async () => {
     const TASKS = 16
-    const tasksDir = join(tmp, "kill-tasks")
+    const tasksDir = join(shared.tmp, "kill-tasks")
     for (let i = 0; i < TASKS; i++) {
       writeTask(tasksDir, `t${String(i).padStart(2, "0")}`, { solve: "sleep 1\necho ok > done.txt", test: DONE_TEST })
     }
-    const runDir = join(tmp, "killed")
+    const runDir = join(shared.tmp, "killed")
     const env = cleanEnv()
     const journalLength = () => nonEmptyLines(join(runDir, "results.jsonl")).length
 
@@ -199,7 +175,7 @@ describe("kill -9 of an agent run on Docker, then --resume", () => {
 
 describe("a sandbox killed from outside mid-rollout", () => {
   const slowTask = (name: string) => {
-    const tasksDir = join(tmp, name)
+    const tasksDir = join(shared.tmp, name)
     writeTask(tasksDir, "slow", { solve: "sleep 4\necho ok > done.txt", test: DONE_TEST })
     return tasksDir
   }
@@ -225,7 +201,7 @@ describe("a sandbox killed from outside mid-rollout", () => {
   }
 
   it("is retried as a sandbox error, and the row's score comes from the retry", async () => {
-    const runDir = join(tmp, "outside-kill")
+    const runDir = join(shared.tmp, "outside-kill")
     const cli = startCli(
       [
         "eval",
@@ -257,7 +233,7 @@ describe("a sandbox killed from outside mid-rollout", () => {
   }, 120_000)
 
   it("with --max-retries 0 it is an error row of kind sandbox, never scored", async () => {
-    const runDir = join(tmp, "outside-kill-no-retry")
+    const runDir = join(shared.tmp, "outside-kill-no-retry")
     const cli = startCli(
       [
         "eval",
@@ -287,14 +263,14 @@ describe("a sandbox killed from outside mid-rollout", () => {
 describe("a fork bomb and a 4 GB allocation", () => {
   for (const sandbox of ["docker", "bwrap"] as const) {
     it(`${sandbox}: end only their own rollout; the run goes on and a sound task beside them scores 1`, async () => {
-      const tasksDir = join(tmp, `limits-${sandbox}`)
+      const tasksDir = join(shared.tmp, `limits-${sandbox}`)
       writeTask(tasksDir, "bomb", { solve: "bomb() { bomb | bomb & }; bomb; sleep 2", test: DONE_TEST })
       writeTask(tasksDir, "hog", {
         solve: "awk 'BEGIN { s = \"x\"; while (length(s) < 4 * 1024 * 1024 * 1024) s = s s }' && echo ok > done.txt",
         test: DONE_TEST,
       })
       writeTask(tasksDir, "sound", { solve: "echo ok > done.txt", test: DONE_TEST })
-      const runDir = join(tmp, `limits-run-${sandbox}`)
+      const runDir = join(shared.tmp, `limits-run-${sandbox}`)
       const result = await runCli(
         [
           "eval",
@@ -361,7 +337,7 @@ describe("what a sandbox can reach", () => {
       "Hint: `env > /logs/agent/env.txt`",
       "Hint: `ps -o pid,args > /logs/agent/ps.txt 2>&1; echo ps-done >> /logs/agent/ps.txt`",
       "Hint: `cat /proc/[0-9]*/cmdline /proc/[0-9]*/environ > /logs/agent/proc.txt 2>/dev/null; echo proc-done >> /logs/agent/proc.txt`",
-      'Hint: `p=sk-test-; grep -rl "$p"SECRET /app /logs /tmp /root /home /run /etc > /logs/agent/files.txt 2>/dev/null; echo files-done >> /logs/agent/files.txt`',
+      'Hint: `p=sk-test-; grep -rl "$p"SECRET /app /logs /shared.tmp /root /home /run /etc > /logs/agent/files.txt 2>/dev/null; echo files-done >> /logs/agent/files.txt`',
       `Hint: \`busybox wget -q -T 3 -O /logs/agent/wget.txt http://127.0.0.1:${hostPort}/; echo "wget exit $?" > /logs/agent/net.txt\``,
       `Hint: \`echo x | busybox nc -w 3 127.0.0.1 ${hostPort}; echo "nc exit $?" >> /logs/agent/net.txt\``,
       "",
@@ -384,9 +360,9 @@ describe("what a sandbox can reach", () => {
   for (const sandbox of ["docker", "bwrap"] as const) {
     it(`${sandbox}: the real model key is in no environment, process or file of the sandbox; the host's port is out of reach`, async () => {
       const secret = `sk-test-SECRET-${randomBytes(12).toString("hex")}`
-      const tasksDir = join(tmp, `probe-${sandbox}`)
+      const tasksDir = join(shared.tmp, `probe-${sandbox}`)
       writeTask(tasksDir, "probe", { instruction: probeInstruction(port), solve: "true", test: PROBE_TEST })
-      const runDir = join(tmp, `probe-run-${sandbox}`)
+      const runDir = join(shared.tmp, `probe-run-${sandbox}`)
       const before = connections
       const result = await runCli(
         [
@@ -398,7 +374,7 @@ describe("what a sandbox can reach", () => {
           "--model",
           "baseline",
           "--inference-url",
-          model.url,
+          shared.model.url,
           "--sandbox",
           sandbox,
           "--run-dir",

@@ -1,16 +1,8 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import {
-  cleanEnv,
-  ensureBuilt,
-  killStrayClis,
-  nonEmptyLines,
-  repoRoot,
-  runCli,
-  startExample,
-} from "./fixtures/harness.js"
+import { describe, expect, it } from "@effect/vitest"
+import { agentRunFixture, resultRows } from "./fixtures/agentRuns.js"
+import { cleanEnv, nonEmptyLines, repoRoot, runCli } from "./fixtures/harness.js"
 
 /**
  * The real Codex CLI and Claude Code (the npm packages, unmodified) carry out Harbor tasks inside proctor's sandboxes,
@@ -54,15 +46,9 @@ cpus = 1
 memory_mb = 512
 `
 
-let tmp: string
-let tasks: string
-let model: { readonly url: string; readonly stop: () => Promise<void> }
-
-beforeAll(async () => {
-  ensureBuilt()
-  tmp = mkdtempSync(join(tmpdir(), "proctor-cli-agents-"))
-  // The example tasks the builtin agent solves, in an image with glibc (Claude Code's program needs it).
-  tasks = join(tmp, "tasks")
+/** The example tasks the builtin agent solves and the key search, in an image with glibc (Claude Code needs it). */
+const writeTasks = (tmp: string) => {
+  const tasks = join(tmp, "tasks")
   for (const name of ["hello-file", "sum-numbers"]) {
     cpSync(join(repoRoot, "examples/tasks", name), join(tasks, name), { recursive: true })
     writeFileSync(join(tasks, name, "task.toml"), TASK_TOML)
@@ -72,14 +58,10 @@ beforeAll(async () => {
   writeFileSync(join(search, "task.toml"), TASK_TOML)
   writeFileSync(join(search, "instruction.md"), KEY_SEARCH_TASK.instruction)
   writeFileSync(join(search, "tests", "test.sh"), KEY_SEARCH_TASK.test)
-  model = await startExample("examples/baseline-model/dist/main.js", cleanEnv({ PORT: "0" }))
-}, 600_000)
+}
 
-afterAll(async () => {
-  killStrayClis()
-  await model?.stop()
-  rmSync(tmp, { recursive: true, force: true })
-})
+const shared = agentRunFixture("cli-agents", writeTasks)
+const tasksDir = () => join(shared.tmp, "tasks")
 
 interface Row {
   readonly task_id: string
@@ -99,42 +81,45 @@ interface Call {
 
 const API = { codex: "responses", "claude-code": "messages" } as const
 
+/** `proctor eval --tasks` on the baseline model with the real key upstream; each task's score, stop reason, error. */
+const evalTasks = async (runDir: string, args: ReadonlyArray<string>) => {
+  const result = await runCli(
+    [
+      "eval",
+      ...args,
+      "--tasks",
+      tasksDir(),
+      "--model",
+      "baseline",
+      "--inference-url",
+      shared.model.url,
+      "--max-retries",
+      "0",
+      "--run-dir",
+      runDir,
+    ],
+    { env: cleanEnv({ PROCTOR_UPSTREAM_API_KEY: REAL_KEY }) },
+  )
+  expect(result.code, result.stderr).toBe(0)
+  const rows = resultRows<Row>(runDir)
+  return Object.fromEntries(rows.map((row) => [row.task_id, [row.score, row.stop_reason ?? null, row.error]]))
+}
+
+const ALL_SOLVED = {
+  "hello-file": [1, "model_ended", null],
+  "key-search": [1, "model_ended", null],
+  "sum-numbers": [1, "model_ended", null],
+}
+
 describe("command-line agents in sandboxes, on the baseline model", () => {
   for (const sandbox of ["bwrap", "docker"] as const) {
     for (const agent of ["codex", "claude-code"] as const) {
       it(`${agent} in ${sandbox}: solves the tasks, every call traced and priced, no key inside`, async () => {
-        const runDir = join(tmp, `${agent}-${sandbox}`)
-        const result = await runCli(
-          [
-            "eval",
-            "--tasks",
-            tasks,
-            "--agent",
-            agent,
-            "--sandbox",
-            sandbox,
-            "--model",
-            "baseline",
-            "--inference-url",
-            model.url,
-            "--pricing",
-            join(repoRoot, "examples/baseline-model/pricing.json"),
-            "--max-retries",
-            "0",
-            "--run-dir",
-            runDir,
-          ],
-          { env: cleanEnv({ PROCTOR_UPSTREAM_API_KEY: REAL_KEY }) },
+        const runDir = join(shared.tmp, `${agent}-${sandbox}`)
+        const pricing = join(repoRoot, "examples/baseline-model/pricing.json")
+        expect(await evalTasks(runDir, ["--agent", agent, "--sandbox", sandbox, "--pricing", pricing])).toEqual(
+          ALL_SOLVED,
         )
-        expect(result.code, result.stderr).toBe(0)
-        const rows = nonEmptyLines(join(runDir, "results.jsonl")).map((line) => JSON.parse(line) as Row)
-        expect(
-          Object.fromEntries(rows.map((row) => [row.task_id, [row.score, row.stop_reason ?? null, row.error]])),
-        ).toEqual({
-          "hello-file": [1, "model_ended", null],
-          "key-search": [1, "model_ended", null],
-          "sum-numbers": [1, "model_ended", null],
-        })
         // One hint per task, then the closing answer: two calls each, all of the agent's API, streamed and priced.
         const calls = nonEmptyLines(join(runDir, "model_calls.jsonl")).map((line) => JSON.parse(line) as Call)
         expect(calls).toHaveLength(6)
@@ -144,7 +129,7 @@ describe("command-line agents in sandboxes, on the baseline model", () => {
           expect(call.usage?.completion_tokens).toBeGreaterThan(0)
           expect(call.cost_usd).toBeGreaterThan(0)
         }
-        for (const row of rows) expect(row.cost_usd).toBeGreaterThan(0)
+        for (const row of resultRows<Row>(runDir)) expect(row.cost_usd).toBeGreaterThan(0)
         // The agent's own trajectory is the rollout's timeline: its commands and the model's turns.
         const steps = nonEmptyLines(join(runDir, "steps.jsonl")).map(
           (line) => JSON.parse(line) as { kind: string; command?: string },
@@ -160,7 +145,7 @@ describe("command-line agents in sandboxes, on the baseline model", () => {
   }
 
   it("an agent declared in agent_config (a small chat-completions loop in node) runs in bwrap on the interceptor", async () => {
-    const dir = join(tmp, "declared")
+    const dir = join(shared.tmp, "declared")
     mkdirSync(dir)
     const script = join(dir, "agent.mjs")
     writeFileSync(script, DECLARED_AGENT)
@@ -178,35 +163,7 @@ describe("command-line agents in sandboxes, on the baseline model", () => {
       ].join("\n"),
     )
     const runDir = join(dir, "run")
-    const result = await runCli(
-      [
-        "eval",
-        "--config",
-        config,
-        "--tasks",
-        tasks,
-        "--sandbox",
-        "bwrap",
-        "--model",
-        "baseline",
-        "--inference-url",
-        model.url,
-        "--max-retries",
-        "0",
-        "--run-dir",
-        runDir,
-      ],
-      { env: cleanEnv({ PROCTOR_UPSTREAM_API_KEY: REAL_KEY }) },
-    )
-    expect(result.code, result.stderr).toBe(0)
-    const rows = nonEmptyLines(join(runDir, "results.jsonl")).map((line) => JSON.parse(line) as Row)
-    expect(
-      Object.fromEntries(rows.map((row) => [row.task_id, [row.score, row.stop_reason ?? null, row.error]])),
-    ).toEqual({
-      "hello-file": [1, "model_ended", null],
-      "key-search": [1, "model_ended", null],
-      "sum-numbers": [1, "model_ended", null],
-    })
+    expect(await evalTasks(runDir, ["--config", config, "--sandbox", "bwrap"])).toEqual(ALL_SOLVED)
     // A hint and `done` per task, through the interceptor.
     const calls = nonEmptyLines(join(runDir, "model_calls.jsonl")).map((line) => JSON.parse(line) as Call)
     expect(calls.map((call) => call.api)).toEqual(Array(6).fill("chat_completions"))
