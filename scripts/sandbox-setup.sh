@@ -26,7 +26,8 @@ start_dockerd() {
   if docker info >/dev/null 2>&1; then return; fi
   log "starting dockerd (no bridge network)"
   mkdir -p /var/log
-  nohup dockerd --bridge=none --iptables=false --ip6tables=false >>/var/log/proctor-dockerd.log 2>&1 &
+  # 9>&-: the daemon outlives this script and must not hold its lock (the next set-up would wait forever).
+  nohup dockerd --bridge=none --iptables=false --ip6tables=false >>/var/log/proctor-dockerd.log 2>&1 9>&- &
   for _ in $(seq 1 120); do
     if docker info >/dev/null 2>&1; then return; fi
     sleep 0.5
