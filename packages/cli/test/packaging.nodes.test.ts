@@ -38,8 +38,20 @@ describe("the installed CLI on Node 20, 22, 24 and 26", () => {
   let database: { readonly url: string; readonly drop: () => Promise<void> }
   const secretKey = randomBytes(32).toString("base64")
 
+  /** Each Node version's install, begun together: downloads and Node 20's native build overlap. */
+  const installs = new Map<number, Promise<{ readonly runtime: NodeRuntime; readonly project: InstalledProject }>>()
+
   beforeAll(async () => {
     packed = await packPublicPackages()
+    for (const major of NODE_MAJORS) {
+      const install = nodeRuntime(major).then(async (runtime) => ({
+        runtime,
+        project: await installedProject(packed, runtime),
+      }))
+      // Awaited by the version's own tests; a failure is theirs, not an unhandled rejection here.
+      install.catch(() => {})
+      installs.set(major, install)
+    }
     ;[model, math, database] = await Promise.all([
       startExample("examples/baseline-model/dist/main.js", cleanEnv({ PORT: "0" })),
       startExample("examples/math/dist/main.js", cleanEnv({ PORT: "0", ENVIRONMENT_API_KEY: "dev" })),
@@ -59,8 +71,7 @@ describe("the installed CLI on Node 20, 22, 24 and 26", () => {
       let dataDir: string
 
       beforeAll(async () => {
-        runtime = await nodeRuntime(major)
-        project = await installedProject(packed, runtime)
+        ;({ runtime, project } = await installs.get(major)!)
         dataDir = mkdtempSync(join(tmpdir(), "proctor-data-"))
       }, 900_000)
       afterAll(() => {
