@@ -254,7 +254,7 @@ const main = async (): Promise<number> => {
       const summary = readSummary(outputJson)
       const interrupted = exit.code === CLI_EXIT.interrupted || (signals > 0 && exit.code !== CLI_EXIT.ok)
       const failure = interrupted ? undefined : failureOf(exit, summary, outputJson)
-      outcomes.push({ app, runDir, wallSeconds, failure, interrupted, summary })
+      outcomes.push({ app, kind: "task-app", usesModel: true, runDir, wallSeconds, failure, interrupted, summary })
     }
 
     // The agent evals: the oracle (scores 1.0 on every task), then the builtin agent on the model.
@@ -302,7 +302,16 @@ const main = async (): Promise<number> => {
       const summary = readSummary(outputJson)
       const interrupted = exit.code === CLI_EXIT.interrupted || (signals > 0 && exit.code !== CLI_EXIT.ok)
       const failure = interrupted ? undefined : failureOf(exit, summary, outputJson)
-      outcomes.push({ app: name, runDir, wallSeconds: (performance.now() - t0) / 1000, failure, interrupted, summary })
+      outcomes.push({
+        app: name,
+        kind: "agents",
+        usesModel: agent === "builtin",
+        runDir,
+        wallSeconds: (performance.now() - t0) / 1000,
+        failure,
+        interrupted,
+        summary,
+      })
     }
 
     process.stdout.write(

@@ -25,6 +25,10 @@ export interface SummaryView {
 export interface EvalOutcome {
   readonly app: string
   readonly runDir: string
+  /** A task-app eval (its app must run again to resume), or an agent eval on the example tasks. */
+  readonly kind: "task-app" | "agents"
+  /** It calls the model (the builtin agent, every task-app eval): resuming needs the model again. */
+  readonly usesModel: boolean
   readonly wallSeconds: number
   /** Why the eval counts as failed to run; undefined when it ran. */
   readonly failure: string | undefined
@@ -103,19 +107,30 @@ export const formatRecap = ({ model, outcomes, totalSeconds, keyInPolicyConfig }
   if (resumable.length > 0) {
     // The demo's servers listened on ports of their own, gone with them: the hint starts servers on fixed
     // ones and points the resume at them (a resume takes new URLs, see ResumeSettings.ts).
-    const withModel = !keyInPolicyConfig
+    const withModel = !keyInPolicyConfig && resumable.some((o) => o.usesModel)
+    const withApp = resumable.some((o) => o.kind === "task-app")
+    const servers = [withApp ? "the task app" : "", withModel ? "the model" : ""].filter(Boolean).join(" and ")
+    const modelFlag = (o: EvalOutcome) =>
+      withModel && o.usesModel ? ` --inference-url http://127.0.0.1:${HINT_MODEL_PORT}` : ""
     out.push(
       "Inspect: each run directory holds config.json, results.jsonl (one line per rollout, written as it",
       "finished), model_calls.jsonl (every model call: tokens, cost, latency), summary.json, and results.json.",
-      "Resume: a run that stopped early, or had errors, continues where it left off. The demo's servers are",
-      `gone: start ${withModel ? "the task app and the model" : "the task app"} again, then point the run at ${withModel ? "them" : "it"}:`,
+      "Resume: a run that stopped early, or had errors, continues where it left off.",
+      ...(servers === ""
+        ? []
+        : [
+            `The demo's servers are gone: start ${servers} again, then point the runs at ${servers.includes(" and ") ? "them" : "it"}:`,
+          ]),
       ...(withModel ? [`  PORT=${HINT_MODEL_PORT} node examples/baseline-model/dist/main.js &`] : []),
-      ...resumable.flatMap((o) => [
-        `  ENVIRONMENT_API_KEY=<the task app's key> PORT=${HINT_APP_PORT} node examples/${o.app}/dist/main.js &`,
-        `  ENVIRONMENT_API_KEY=<the task app's key> pnpm proctor eval --resume ${o.runDir} --url http://127.0.0.1:${HINT_APP_PORT}${
-          withModel ? ` --inference-url http://127.0.0.1:${HINT_MODEL_PORT}` : ""
-        } --retry-errors`,
-      ]),
+      ...resumable.flatMap((o) =>
+        o.kind === "task-app"
+          ? [
+              `  ENVIRONMENT_API_KEY=<the task app's key> PORT=${HINT_APP_PORT} node examples/${o.app}/dist/main.js &`,
+              `  ENVIRONMENT_API_KEY=<the task app's key> pnpm proctor eval --resume ${o.runDir} --url http://127.0.0.1:${HINT_APP_PORT}${modelFlag(o)} --retry-errors`,
+            ]
+          : // Agent runs have no task app: the tasks are files, the sandbox is made afresh.
+            [`  pnpm proctor eval --resume ${o.runDir}${modelFlag(o)} --retry-errors`],
+      ),
     )
     if (keyInPolicyConfig) {
       out.push(

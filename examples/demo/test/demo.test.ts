@@ -177,6 +177,8 @@ describe("formatRecap", () => {
       outcomes: [
         {
           app: "math",
+          kind: "task-app",
+          usesModel: true,
           runDir: join(dir, "none"),
           wallSeconds: 5.2,
           failure: undefined,
@@ -202,20 +204,53 @@ describe("formatRecap", () => {
 })
 
 describe("formatRecap's resume hint", () => {
-  it("names servers to start and the --url/--inference-url overrides: the demo's own ports are gone", () => {
+  const runDirFor = () => {
     const runDir = mkdtempSync(join(tmpdir(), "proctor-demo-hint-"))
     writeFileSync(join(runDir, "config.json"), "{}")
+    return runDir
+  }
+  const outcome = (app: string, kind: "task-app" | "agents", usesModel: boolean, runDir: string) =>
+    ({
+      app,
+      kind,
+      usesModel,
+      runDir,
+      wallSeconds: 1,
+      failure: undefined,
+      interrupted: false,
+      summary: undefined,
+    }) as const
+
+  it("names servers to start and the --url/--inference-url overrides: the demo's own ports are gone", () => {
+    const runDir = runDirFor()
     const text = formatRecap({
       model: "baseline",
       totalSeconds: 1,
       keyInPolicyConfig: false,
-      outcomes: [{ app: "math", runDir, wallSeconds: 1, failure: undefined, interrupted: false, summary: undefined }],
+      outcomes: [outcome("math", "task-app", true, runDir)],
     })
     expect(text).toContain("PORT=8000 node examples/math/dist/main.js")
     expect(text).toContain("PORT=8001 node examples/baseline-model/dist/main.js")
     expect(text).toContain(
       `pnpm proctor eval --resume ${runDir} --url http://127.0.0.1:8000 --inference-url http://127.0.0.1:8001 --retry-errors`,
     )
+  })
+
+  it("resumes agent runs without a task app, with the model only where the agent calls one", () => {
+    const [oracle, builtin] = [runDirFor(), runDirFor()]
+    const text = formatRecap({
+      model: "baseline",
+      totalSeconds: 1,
+      keyInPolicyConfig: false,
+      outcomes: [outcome("agents-oracle", "agents", false, oracle), outcome("agents-builtin", "agents", true, builtin)],
+    })
+    expect(text).toContain(`  pnpm proctor eval --resume ${oracle} --retry-errors\n`)
+    expect(text).toContain(
+      `  pnpm proctor eval --resume ${builtin} --inference-url http://127.0.0.1:8001 --retry-errors\n`,
+    )
+    expect(text).toContain("PORT=8001 node examples/baseline-model/dist/main.js")
+    expect(text).not.toContain("examples/agents-")
+    expect(text).not.toContain("--url http://127.0.0.1:8000")
   })
 })
 
