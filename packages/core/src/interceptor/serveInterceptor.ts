@@ -1,6 +1,6 @@
 import { Effect, type Scope } from "effect"
 import type { InterceptorService } from "./Interceptor.js"
-import { listenInterceptor } from "./internal/interceptorServer.js"
+import { listenInterceptor } from "./interceptorServer.js"
 
 export interface ServeInterceptorOptions {
   /** Default 127.0.0.1: the interceptor hands out capabilities to a model key, so it stays local unless told. */

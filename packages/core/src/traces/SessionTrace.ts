@@ -1,5 +1,5 @@
 import type { ModelApi, ModelCall } from "../result/ModelCall.js"
-import { inputMessages, outputOf, requestParams, toolChoice } from "./internal/traceMessages.js"
+import { inputMessages, outputOf, requestParams, toolChoice } from "./traceMessages.js"
 
 /*
  * Field names follow synth-ai's tracing_v3 dataclasses as `dataclasses.asdict` writes them

@@ -1,5 +1,5 @@
 import type { SessionTrace } from "../SessionTrace.js"
-import { isRecord, str } from "./traceMessages.js"
+import { isRecord, str } from "../traceMessages.js"
 
 /** Every id a task app may have recorded for a call: synth-ai's `call_records[].call_id`, or looser spots. */
 const callIdsOf = (event: unknown): ReadonlyArray<string> => {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import { listeningUrl } from "../../internal/listeningUrl.js"
-import type { InterceptorService } from "../Interceptor.js"
+import { listeningUrl } from "../internal/listeningUrl.js"
+import type { InterceptorService } from "./Interceptor.js"
 
 export interface InterceptorServerOptions {
   /** The interceptor whose `handle` serves each POST. */

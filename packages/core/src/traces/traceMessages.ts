@@ -1,6 +1,6 @@
-import { isRecord } from "../../internal/isRecord.js"
-import type { ModelApi } from "../../result/ModelCall.js"
-import type { LlmContentPart, LlmMessage, ToolCallSpec } from "../SessionTrace.js"
+import { isRecord } from "../internal/isRecord.js"
+import type { ModelApi } from "../result/ModelCall.js"
+import type { LlmContentPart, LlmMessage, ToolCallSpec } from "./SessionTrace.js"
 
 /** Converting the recorded request and answer of each API into synth-ai's message records. */
 
