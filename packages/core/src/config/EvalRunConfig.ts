@@ -357,7 +357,7 @@ export const EvalTomlSection = Schema.Struct({
   sandbox: opt(Schema.Literal("docker", "bwrap", "local")).annotations(
     doc({
       description:
-        "Where each rollout's sandbox runs: `docker` (the task's Dockerfile), `bwrap` (bubblewrap: the host's filesystem read-only), `local` (no isolation; only when named).",
+        "Where each rollout's sandbox runs: `docker` (the task's Dockerfile), `bwrap` (bubblewrap: the host's installed software read-only, none of its data), `local` (no isolation; only when named).",
       synthAi: null,
       example: '"bwrap"',
       flag: "--sandbox",
