@@ -2,7 +2,7 @@ import { Either, ParseResult, Schema } from "effect"
 import { Seeds } from "../plan/Seeds.js"
 import { TraceFormat } from "../taskApp/TaskAppWire.js"
 import { configKeyDoc as doc } from "./ConfigKeyDoc.js"
-import { withoutSecrets } from "./internal/withoutSecrets.js"
+import { withoutSecrets } from "./withoutSecrets.js"
 
 const PositiveInt = Schema.Int.pipe(Schema.positive({ message: () => "expected a positive integer" }))
 const NonNegativeInt = Schema.Int.pipe(Schema.nonNegative({ message: () => "expected an integer ≥ 0" }))
