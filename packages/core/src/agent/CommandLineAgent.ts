@@ -20,7 +20,6 @@ export interface AgentInvocation {
   readonly workdir: string
   /** A writable directory of the agent's own for its state (its HOME). */
   readonly home: string
-  readonly maxTurns: number | null
 }
 
 export interface CommandLineAgentSpec {
@@ -39,8 +38,6 @@ export interface CommandLineAgentSpec {
   readonly trajectory: (() => (event: unknown) => ReadonlyArray<StepRecord>) | null
   /** A shell line run in the sandbox before the agent (its installation there), in the agent's time. */
   readonly install?: string | undefined
-  /** A stop reason its own output states (Claude Code's `error_max_turns`), else null. */
-  readonly stopOf?: (event: unknown) => StopReason | null
 }
 
 /** Where the agent's state and its raw trajectory are kept inside the sandbox (Harbor's agent log directory). */
@@ -80,13 +77,12 @@ export const makeCommandLineAgent = (spec: CommandLineAgentSpec): Agent => ({
     }
     /**
      * How the program's run ended: at its time limit, at a limit the interceptor held (it refused the call over it,
-     * and the rollout's limits know which), at one it states itself, by its own choice, or failed.
+     * and the rollout's limits know which), by its own choice, or failed.
      */
-    const outcomeOf = (result: ExecResult, stated: StopReason | null) => {
+    const outcomeOf = (result: ExecResult) => {
       if (result.timedOut) return Effect.succeed(outcome("max_time"))
       const reached = ctx.rollout.limits?.reached() ?? null
-      const limit = reached === "max_time" ? null : (reached ?? stated)
-      if (limit !== null) return Effect.succeed(outcome(limit))
+      if (reached !== null && reached !== "max_time") return Effect.succeed(outcome(reached))
       if (result.exitCode === 0) return Effect.succeed(outcome("model_ended"))
       const said = (result.stderr.trim() || result.stdout.trim()).split("\n").slice(-3).join(" | ")
       // 126/127: the program cannot run there at all (a glibc build in an image without glibc): no retry helps.
@@ -111,7 +107,6 @@ export const makeCommandLineAgent = (spec: CommandLineAgentSpec): Agent => ({
           apiKey: STAND_IN_KEY,
           workdir: ctx.sandbox.workdir,
           home: AGENT_HOME,
-          maxTurns: ctx.limits.maxTurns,
         })
         const started = Date.now()
         const timeLeft = () => Math.max(1_000, ctx.limits.agentTimeoutMs - STOP_MARGIN_MS - (Date.now() - started))
@@ -128,7 +123,7 @@ export const makeCommandLineAgent = (spec: CommandLineAgentSpec): Agent => ({
         if (spec.trajectory === null) {
           const result = yield* ctx.sandbox.exec(command, execOptions)
           yield* emit(commandRecord(argv, result))
-          return yield* outcomeOf(result, null)
+          return yield* outcomeOf(result)
         }
         // Its output is read as it arrives: each event is kept, and becomes steps, while the agent still works.
         const events = yield* Queue.unbounded<unknown>()
@@ -142,7 +137,6 @@ export const makeCommandLineAgent = (spec: CommandLineAgentSpec): Agent => ({
         )
         const stepsOf = spec.trajectory()
         let count = 0
-        let stated: StopReason | null = null
         for (let event = yield* Queue.take(events); event !== EXITED; event = yield* Queue.take(events)) {
           count++
           if (ctx.rollout.recordAgentEvent !== undefined) yield* ctx.rollout.recordAgentEvent(spec.name, event)
@@ -151,11 +145,10 @@ export const makeCommandLineAgent = (spec: CommandLineAgentSpec): Agent => ({
             yield* emit(record)
           }
           ctx.progress.turns = ctx.rollout.limits?.turns() ?? ctx.progress.turns
-          stated = spec.stopOf?.(event) ?? stated
         }
         const result = yield* Fiber.join(running)
         yield* emit({ kind: "note", text: `${spec.name} exited ${result.exitCode}: ${count} events` })
-        return yield* outcomeOf(result, stated)
+        return yield* outcomeOf(result)
       }),
     )
   },
