@@ -1,8 +1,24 @@
 import { spawn } from "node:child_process"
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type AgentName, agentProgram, handCommand } from "./agentPrograms.js"
+
+/** Made by bwrap itself (`/dev`, `/proc`, a fresh `/tmp`), or the task's own (`/app`, `/logs`). */
+const NOT_FROM_HOST = new Set(["dev", "proc", "tmp", "app", "logs"])
+
+/**
+ * The host's top level read-only, entry by entry: under a single `--ro-bind / /` bwrap could not make the task's
+ * `/app` and `/logs`.
+ */
+const hostRoot = () =>
+  readdirSync("/").flatMap((name) => {
+    const path = `/${name}`
+    if (NOT_FROM_HOST.has(name)) return []
+    const stat = lstatSync(path, { throwIfNoEntry: false })
+    if (stat === undefined) return []
+    return stat.isSymbolicLink() ? ["--symlink", readlinkSync(path), path] : ["--ro-bind", path, path]
+  })
 
 /**
  * A bubblewrap sandbox as one would write it by hand: the host's filesystem read-only, the task's `/app` and
@@ -15,7 +31,8 @@ const bwrap = (
   env: Readonly<Record<string, string>>,
   argv: ReadonlyArray<string>,
 ) => [
-  ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"],
+  ...hostRoot(),
+  ...["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"],
   ...["--bind", join(work, "app"), "/app", "--bind", join(work, "logs"), "/logs"],
   ...extra,
   ...["--unshare-all", "--share-net", "--die-with-parent", "--chdir", "/app"],
@@ -25,14 +42,18 @@ const bwrap = (
   ...argv,
 ]
 
-const run = (args: ReadonlyArray<string>): Promise<number | null> =>
+/** Runs bwrap to its exit: its exit code and the end of what it said on stderr. */
+const run = (args: ReadonlyArray<string>): Promise<{ code: number | null; said: string }> =>
   new Promise((resolve, reject) => {
     const child = spawn("bwrap", [...args], { stdio: ["ignore", "pipe", "pipe"] })
+    let said = ""
     // Read, as proctor reads the agent's JSON output, and dropped.
     child.stdout.resume()
-    child.stderr.resume()
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      said = (said + chunk).slice(-2000)
+    })
     child.once("error", reject)
-    child.once("close", resolve)
+    child.once("close", (code) => resolve({ code, said }))
   })
 
 /** One Harbor task by hand: the agent in its sandbox, then the task's tests in another over the same files; its reward. */
@@ -42,8 +63,8 @@ export const handRollout = async (agent: AgentName, taskDir: string, modelUrl: s
     for (const dir of ["app", "logs/agent/home", "logs/verifier"]) mkdirSync(join(work, dir), { recursive: true })
     const instruction = readFileSync(join(taskDir, "instruction.md"), "utf8")
     const { argv, env } = handCommand(agent, agentProgram(agent), instruction, modelUrl)
-    const code = await run(bwrap(work, [], env, argv))
-    if (code !== 0) throw new Error(`${agent} by hand exited ${code}`)
+    const ran = await run(bwrap(work, [], env, argv))
+    if (ran.code !== 0) throw new Error(`${agent} by hand exited ${ran.code}: ${ran.said}`)
     await run(bwrap(work, ["--ro-bind", join(taskDir, "tests"), "/tests"], {}, ["sh", "/tests/test.sh"]))
     return Number(readFileSync(join(work, "logs/verifier/reward.txt"), "utf8").trim())
   } finally {

@@ -28,7 +28,7 @@ export const refusingTurn = (session: Session): "max_turns" | null =>
 
 export const describeLimit = (session: Session, limit: InterceptedLimit): string => {
   const limits = session.budget?.settings()
-  if (limit === "max_turns") return `this rollout's turns are spent: max_turns ${limits?.maxTurns} model calls made`
+  if (limit === "max_turns") return `this rollout's turns are spent: ${limits?.maxTurns} model calls of max_turns made`
   return limit === "max_tokens"
     ? `this rollout's token budget is spent: ${session.spentTokens} of max_tokens ${limits?.maxTokens} used`
     : `this rollout's cost budget is spent: $${session.spentUsd} of max_cost $${limits?.maxCost} used`
