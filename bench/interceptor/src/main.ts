@@ -19,6 +19,10 @@
  * its own process), the floor a Node proxy cannot go under on this machine; the interceptor's CPU is reported
  * beside it, as a ratio (alternating, so the machine's drift over minutes moves both alike).
  *
+ * The agents' APIs: the same latency phases (JSON, SSE time to first text) for the Responses API (Codex CLI) and
+ * Anthropic messages (Claude Code), upstream +0 ms, the interceptor's added latency judged by the same targets. CPU
+ * per call is measured on chat completions only (the bare proxy forwards that API alone).
+ *
  * Memory: 100,000 calls through the interceptor across 1,000 rollouts (open → 100 calls → close), with
  * RSS and heapUsed of the interceptor process sampled after every 10,000 calls, and the slope fitted.
  *
@@ -26,7 +30,7 @@
  *
  * Flags: --rate N (proxied requests/s, direct the same; default 500), --duration S (JSON phase, default 25),
  * --stream-duration S (default 15), --slow-duration S (the 20 ms upstream, JSON and SSE each; 0 skips it;
- * default 8), --warmup S (default 3), --cpu-duration S (after each phase, the same schedule with the event-loop
+ * default 8), --api-duration S (each agent API phase, JSON and SSE; 0 skips them; default 10), --warmup S (default 3), --cpu-duration S (after each phase, the same schedule with the event-loop
  * probe's timer stopped, where CPU per call is measured; 0 skips it; default 9), --cpu-slices N (that time cut
  * into N slices, each followed by its slice through the bare proxy; default 3), --cids N (rollouts open at a time during the latency phases; default 50),
  * --calls-per-rollout N (proxied calls per rollout in the latency phases before it is closed; default 20),
@@ -39,7 +43,9 @@ import { type MemoryResult, memoryRun } from "./memoryRun.js"
 import { openLoop, type PhaseResult, pools } from "./openLoop.js"
 import { startInterceptorProcess, startUpstream, type Upstream } from "./processes.js"
 import { type CpuSlices, describePhase, type PhaseStats, renderSection, statsOf } from "./report.js"
+import type { BenchApi } from "./requests.js"
 import {
+  API_DURATION_S,
   CPU_DURATION_S,
   CPU_SLICES,
   DURATION_S,
@@ -70,13 +76,19 @@ const main = async () => {
         `load average ${loadBefore}`,
     )
     const quiet = () => waitForQuiet([interceptor.pid, ...upstreamPids], { maxSeconds: QUIET_WAIT_S, inARow: 3 })
-    const phase = async (name: string, upstream: Upstream, seconds: number, stream: boolean) => {
+    const phase = async (
+      name: string,
+      upstream: Upstream,
+      seconds: number,
+      stream: boolean,
+      api: BenchApi = "chat_completions",
+    ) => {
       if (WARMUP_S > 0)
-        await openLoop(`${name} warm-up`, interceptor, upstream, upstreamPids, WARMUP_S, stream, "bench-warmup")
+        await openLoop(`${name} warm-up`, interceptor, upstream, upstreamPids, WARMUP_S, stream, "bench-warmup", api)
       await quiet()
-      const latency = await openLoop(name, interceptor, upstream, upstreamPids, seconds, stream, "bench-latency")
+      const latency = await openLoop(name, interceptor, upstream, upstreamPids, seconds, stream, "bench-latency", api)
       let cpu: CpuSlices | null = null
-      if (CPU_DURATION_S > 0) {
+      if (CPU_DURATION_S > 0 && api === "chat_completions") {
         if (bare !== null && WARMUP_S > 0)
           await openLoop(
             `${name}, bare proxy warm-up`,
@@ -113,6 +125,12 @@ const main = async () => {
     if (slow !== null) {
       phases.push(await phase(`JSON, upstream +${SLOW_LATENCY_MS} ms`, slow, SLOW_DURATION_S, false))
       phases.push(await phase(`SSE TTFT, upstream +${SLOW_LATENCY_MS} ms`, slow, SLOW_DURATION_S, true))
+    }
+    if (API_DURATION_S > 0) {
+      phases.push(await phase("Responses JSON, upstream +0 ms", fast, API_DURATION_S, false, "responses"))
+      phases.push(await phase("Responses SSE TTFT, upstream +0 ms", fast, API_DURATION_S, true, "responses"))
+      phases.push(await phase("Anthropic messages JSON, upstream +0 ms", fast, API_DURATION_S, false, "messages"))
+      phases.push(await phase("Anthropic messages SSE TTFT, upstream +0 ms", fast, API_DURATION_S, true, "messages"))
     }
     let memory: MemoryResult | null = null
     if (MEMORY_CALLS > 0) {

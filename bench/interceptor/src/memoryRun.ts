@@ -60,7 +60,7 @@ export const memoryRun = async (interceptor: InterceptorProcess, upstream: Upstr
     )
     const path = `/${cid}/v1/chat/completions`
     for (let i = 0; i < callsPerRollout; i++) {
-      const bodies = BODIES[(index + i) % BODIES.length]!
+      const bodies = BODIES.chat_completions[(index + i) % BODIES.chat_completions.length]!
       const stream = i % 4 === 3
       const timing = await (stream ? timeStream(pool, path, bodies.sse) : timeJson(pool, path, bodies.json)).catch(
         () => ({ ms: 0, ok: false }),

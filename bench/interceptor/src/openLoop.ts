@@ -9,7 +9,7 @@ import {
   startPhaseMeter,
   type Upstream,
 } from "./processes.js"
-import { BODIES, type Timing, timeJson, timeStream } from "./requests.js"
+import { API_PATH, type BenchApi, BODIES, type Timing, timeJson, timeStream } from "./requests.js"
 import { CALLS_PER_ROLLOUT, CIDS, RATE } from "./settings.js"
 
 /** One rollout of a latency phase: the pairs whose proxied request went under its cid, in send order. */
@@ -73,6 +73,7 @@ export const openLoop = async (
   seconds: number,
   stream: boolean,
   runId: string,
+  api: BenchApi = "chat_completions",
 ): Promise<PhaseResult> => {
   const pairs = Math.max(1, Math.round(seconds * RATE))
   const direct = new Float64Array(pairs)
@@ -142,7 +143,8 @@ export const openLoop = async (
   const fire = (slot: number, scheduled: number) => {
     const k = slot >> 1
     const isProxied = (slot & 1) === 0 ? proxiedFirst[k]! : !proxiedFirst[k]!
-    const body = stream ? BODIES[k % BODIES.length]!.sse : BODIES[k % BODIES.length]!.json
+    const bodies = BODIES[api][k % BODIES[api].length]!
+    const body = stream ? bodies.sse : bodies.json
     const into = isProxied ? proxied : direct
     let request: Promise<Timing>
     let generation: Generation | null = null
@@ -154,11 +156,11 @@ export const openLoop = async (
       lag[slot] = performance.now() - scheduled
       request =
         cid === null
-          ? generation.opening.then((late) => time(proxyPool, `/${late}/v1/chat/completions`, body))
-          : time(proxyPool, `/${cid}/v1/chat/completions`, body)
+          ? generation.opening.then((late) => time(proxyPool, `/${late}/v1${API_PATH[api]}`, body, api))
+          : time(proxyPool, `/${cid}/v1${API_PATH[api]}`, body, api)
     } else {
       lag[slot] = performance.now() - scheduled
-      request = time(directPool, upstream.chatPath, body)
+      request = time(directPool, `${upstream.basePath}${API_PATH[api]}`, body, api)
     }
     pending.push(
       request

@@ -16,7 +16,8 @@ export interface Upstream {
   /** The OpenAI base URL, `http://127.0.0.1:P/v1`. */
   readonly url: string
   readonly origin: string
-  readonly chatPath: string
+  /** The base URL's path (`/v1`): each API's endpoint is under it. */
+  readonly basePath: string
   readonly stop: () => Promise<void>
 }
 
@@ -35,7 +36,7 @@ export const startUpstream = async (latencyMs: number): Promise<Upstream> => {
     latencyMs,
     url,
     origin: parsed.origin,
-    chatPath: `${parsed.pathname.replace(/\/+$/, "")}/chat/completions`,
+    basePath: parsed.pathname.replace(/\/+$/, ""),
     stop: model.stop,
   }
 }

@@ -6,6 +6,8 @@ export const RATE = argNumber("--rate", 500)
 export const DURATION_S = argNumber("--duration", 25)
 export const STREAM_DURATION_S = argNumber("--stream-duration", 15)
 export const SLOW_DURATION_S = argNumber("--slow-duration", 8)
+/** Each of the agents' APIs (Responses, Anthropic messages), JSON and SSE, upstream +0 ms; 0 skips them. */
+export const API_DURATION_S = argNumber("--api-duration", 10)
 export const WARMUP_S = argNumber("--warmup", 3)
 /** After each latency phase, the same schedule again with the event-loop probe's timer stopped, for CPU per call. */
 export const CPU_DURATION_S = argNumber("--cpu-duration", 9)

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { testFinal, testRunConfig } from "@proctor/test-kit"
-import { Effect, Fiber, Layer, Stream, TestClock } from "effect"
+import { Context, Effect, Fiber, Layer, Stream, TestClock } from "effect"
 import type { EvalRunConfig } from "../src/config/EvalRunConfig.js"
+import type { AgentTrajectoryEvent } from "../src/result/AgentTrajectoryEvent.js"
 import type { EvalResult } from "../src/result/EvalResult.js"
 import type { RolloutStep } from "../src/result/RolloutStep.js"
+import { MAX_AGENT_EVENT_BYTES } from "../src/runner/internal/agentEventRecorder.js"
 import { runRollouts } from "../src/runner/Runner.js"
 import { SandboxError } from "../src/sandbox/Sandbox.js"
 import { LIMIT_GRACE_MS } from "../src/solver/RolloutLimits.js"
@@ -104,6 +106,58 @@ describe("agent limits, enforced by the runner (TestClock)", () => {
         yield* Fiber.join(fiber)
         expect(store.results[0]).toMatchObject({ score: 0.5, stop_reason: "max_turns", turns: 2, messages: 9 })
       }),
+  )
+
+  it.effect(
+    "after countTurnsAsCalls a turn is a call the interceptor forwards: model steps count none, the call past max_turns is refused",
+    () =>
+      Effect.gen(function* () {
+        const answers: Array<boolean> = []
+        const solver = Solver.fromStream("command-line", (task: RolloutTask) =>
+          Stream.fromEffect(
+            Effect.sync(() => {
+              task.limits!.countTurnsAsCalls()
+              // A command-line agent's events: several model steps to one call.
+              answers.push(task.limits!.recordCall(), task.limits!.recordCall(), task.limits!.recordCall())
+            }),
+          ).pipe(
+            Stream.flatMap(() => Stream.make(modelStep("a"), modelStep("b"), modelStep("c"), modelStep("d"))),
+            Stream.concat(Stream.succeed<FinalResult>(testFinal(1))),
+          ),
+        )
+        const { store, program } = run(solver, config({ max_turns: 2 }))
+        yield* program
+        expect(answers).toEqual([true, true, false])
+        expect(store.results[0]).toMatchObject({ score: 1, stop_reason: "max_turns", turns: 2 })
+        expect(store.steps.filter((step) => step.kind === "model")).toHaveLength(4)
+      }),
+  )
+
+  it.effect("a command-line agent's own events are stored numbered per try; one too large is cut", () =>
+    Effect.gen(function* () {
+      const events: Array<AgentTrajectoryEvent> = []
+      const store = memoryStore()
+      const layer = Layer.succeed(ResultStore, {
+        ...Context.get(yield* Layer.build(store.layer), ResultStore),
+        appendAgentEvents: (more) => Effect.sync(() => void events.push(...more)),
+      })
+      const solver = agentSolver("events", (task) =>
+        Effect.gen(function* () {
+          yield* task.recordAgentEvent!("codex", { type: "thread.started" })
+          yield* task.recordAgentEvent!("codex", { type: "item.completed", output: "x".repeat(MAX_AGENT_EVENT_BYTES) })
+          return testFinal(1)
+        }),
+      )
+      yield* runRollouts({ runId: "r", config: config() }).pipe(
+        Effect.provide(Layer.merge(layer, Layer.succeed(Solver, solver))),
+      )
+      expect(events.map((event) => [event.index, event.agent, event.retry, event.seed])).toEqual([
+        [0, "codex", 0, 0],
+        [1, "codex", 0, 0],
+      ])
+      expect(events[0]?.event).toEqual({ type: "thread.started" })
+      expect(events[1]?.event).toMatchObject({ type: "item.completed", _truncated: { limit: MAX_AGENT_EVENT_BYTES } })
+    }).pipe(Effect.scoped),
   )
 
   it.effect("agent time excludes paused time (sandbox start-up); out of time is max_time, graded, never retried", () =>

@@ -44,7 +44,7 @@ export const stopReasonOfRefusal = (status: number, body: string): StopReason | 
     const parsed: unknown = JSON.parse(body)
     const error = isRecord(parsed) && isRecord(parsed.error) ? parsed.error : null
     if (error === null || error.type !== "proctor_limit") return null
-    return error.code === "max_tokens" || error.code === "max_cost" ? error.code : null
+    return error.code === "max_tokens" || error.code === "max_cost" || error.code === "max_turns" ? error.code : null
   } catch {
     return null
   }

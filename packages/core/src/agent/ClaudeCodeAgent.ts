@@ -1,5 +1,4 @@
 import { Effect } from "effect"
-import type { StopReason } from "../result/RolloutStep.js"
 import { SolverError, type StepRecord } from "../solver/Solver.js"
 import { makeCommandLineAgent } from "./CommandLineAgent.js"
 import { STEP_OUTPUT_CHARS } from "./internal/commandRecord.js"
@@ -87,17 +86,15 @@ const claudeTrajectory = () => {
   }
 }
 
-const stopOf = (event: unknown): StopReason | null =>
-  text(event, "type") === "result" && text(event, "subtype") === "error_max_turns" ? "max_turns" : null
-
 /** `ANTHROPIC_BASE_URL` is the API's root: Claude Code adds `/v1/messages` itself. */
 const anthropicBase = (baseUrl: string) => baseUrl.replace(/\/v1\/?$/, "")
 
 /**
  * Anthropic's Claude Code (`@anthropic-ai/claude-code`), unmodified: `claude -p` with its stream-json trajectory,
- * permissions skipped (proctor's sandbox is the boundary; `IS_SANDBOX` lets it do so as root), its turns bounded by
- * the rollout's, speaking Anthropic messages to the rollout's interceptor with a stand-in key, and none of its
- * own traffic (telemetry, error reports, updates).
+ * permissions skipped (proctor's sandbox is the boundary; `IS_SANDBOX` lets it do so as root), speaking Anthropic
+ * messages to the rollout's interceptor with a stand-in key, and none of its own traffic (telemetry, error reports,
+ * updates). Its turns are bounded by the interceptor, not by its own `--max-turns`: every command-line agent's turns
+ * are counted one way.
  */
 export const ClaudeCodeAgent = makeCommandLineAgent({
   name: "claude-code",
@@ -113,7 +110,6 @@ export const ClaudeCodeAgent = makeCommandLineAgent({
       "--dangerously-skip-permissions",
       "--model",
       run.model,
-      ...(run.maxTurns === null ? [] : ["--max-turns", String(run.maxTurns)]),
     ],
     env: {
       ANTHROPIC_BASE_URL: anthropicBase(run.baseUrl),
@@ -126,5 +122,4 @@ export const ClaudeCodeAgent = makeCommandLineAgent({
     },
   }),
   trajectory: claudeTrajectory,
-  stopOf,
 })

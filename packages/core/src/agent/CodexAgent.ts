@@ -26,35 +26,42 @@ const codexBinary = Effect.suspend(() => {
 
 const cut = (value: string) => value.slice(0, STEP_OUTPUT_CHARS)
 
+/** The model's call of Codex's shell tool for a command it runs. */
+const shellCall = (id: string, command: string): StepRecord => ({
+  kind: "model",
+  text: "",
+  tool_calls: [{ id, name: "exec_command", arguments: JSON.stringify({ command }) }],
+})
+
 /**
- * `codex exec --json` events as steps: each command it ran is the model's call of its shell tool and the command
- * with its output; its messages are model turns; its errors and token counts are notes.
+ * `codex exec --json` events as steps: each command it runs is the model's call of its shell tool (as soon as the
+ * command starts) and then the command with its output (when it ends); its messages are model turns; its errors and
+ * token counts are notes.
  */
-const codexTrajectory =
-  () =>
-  (event: unknown): ReadonlyArray<StepRecord> => {
+const codexTrajectory = () => {
+  /** Commands whose call was shown when they started. */
+  const started = new Set<string>()
+  return (event: unknown): ReadonlyArray<StepRecord> => {
     const type = text(event, "type")
+    const item = field(event, "item")
+    const id = text(item, "id")
+    if (type === "item.started" && text(item, "type") === "command_execution") {
+      started.add(id)
+      return [shellCall(id, text(item, "command"))]
+    }
     if (type === "item.completed") {
-      const item = field(event, "item")
-      const id = text(item, "id")
       switch (text(item, "type")) {
         case "command_execution": {
           const command = text(item, "command")
-          return [
-            {
-              kind: "model",
-              text: "",
-              tool_calls: [{ id, name: "exec_command", arguments: JSON.stringify({ command }) }],
-            },
-            {
-              kind: "command",
-              command,
-              exit_code: num(item, "exit_code"),
-              stdout: cut(text(item, "aggregated_output")),
-              stderr: "",
-              truncated: text(item, "aggregated_output").length > STEP_OUTPUT_CHARS,
-            },
-          ]
+          const ran: StepRecord = {
+            kind: "command",
+            command,
+            exit_code: num(item, "exit_code"),
+            stdout: cut(text(item, "aggregated_output")),
+            stderr: "",
+            truncated: text(item, "aggregated_output").length > STEP_OUTPUT_CHARS,
+          }
+          return started.delete(id) ? [ran] : [shellCall(id, command), ran]
         }
         case "file_change": {
           const changes = items(item, "changes").map((change) => `${text(change, "kind")} ${text(change, "path")}`)
@@ -88,6 +95,7 @@ const codexTrajectory =
     if (type === "error") return [{ kind: "note", text: `codex: ${text(event, "message")}` }]
     return []
   }
+}
 
 /** A TOML string for `codex -c key=value`. */
 const toml = (value: string) => JSON.stringify(value)

@@ -121,6 +121,8 @@ export const makeHarborTaskSolver = (options: HarborTaskSolverOptions): SolverSe
           agentTimeoutS: limits.agentTimeoutMs / 1000,
           verifierTimeoutS: limits.verifierTimeoutMs / 1000,
         })
+        // A command-line agent's output is no count of its model calls: the interceptor counts them as its turns.
+        if (agent.inSandbox !== undefined) rolloutTask.limits?.countTurnsAsCalls()
         rolloutTask.limits?.pause()
         yield* prepare(task).pipe(
           Effect.timeoutFail({

@@ -367,7 +367,7 @@ export const EvalTomlSection = Schema.Struct({
   max_turns: opt(PositiveInt).annotations(
     doc({
       description:
-        'Most model turns of an agent\'s rollout; reaching it ends the rollout as a graded result with `stop_reason = "max_turns"`.',
+        'Most model turns of an agent\'s rollout; reaching it ends the rollout as a graded result with `stop_reason = "max_turns"`. For a command-line agent (`codex`, `claude-code`, a declared one) a turn is a model call, and the interceptor refuses the call past the limit.',
       synthAi: null,
       example: "30",
       flag: "--max-turns",

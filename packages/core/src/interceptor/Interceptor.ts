@@ -37,14 +37,24 @@ export interface InterceptorUpstream {
   readonly provider?: string | null | undefined
 }
 
+/** The limits the interceptor holds a rollout to, and the `code` of its refusal. */
+export type InterceptedLimit = "max_turns" | "max_tokens" | "max_cost"
+
 /**
  * A rollout's token and cost budget, read afresh at every call (a solver may set per-task limits after the rollout
  * opened). Once a call takes the rollout over it, or a call comes after it is spent, `reach` is told; calls after
  * that get an error answer (HTTP 400, `{"error":{"type":"proctor_limit","code":"max_tokens",…}}` in the API's shape).
+ * `recordCall`, when given, is asked before each call is forwarded: false refuses it as one turn past `max_turns`
+ * (for agents whose turns are their model calls, the command-line agents).
  */
 export interface RolloutBudget {
-  readonly settings: () => { readonly maxTokens: number | null; readonly maxCost: number | null }
-  readonly reach: (limit: "max_tokens" | "max_cost") => void
+  readonly settings: () => {
+    readonly maxTokens: number | null
+    readonly maxCost: number | null
+    readonly maxTurns?: number | null
+  }
+  readonly reach: (limit: InterceptedLimit) => void
+  readonly recordCall?: () => boolean
 }
 
 export interface InterceptorOpenOptions {

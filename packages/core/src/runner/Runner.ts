@@ -2,6 +2,7 @@ import { Duration, Effect, Fiber, PubSub } from "effect"
 import type { EvalRunConfig } from "../config/EvalRunConfig.js"
 import type { RunEvent, RunProgress } from "../events/RunEvents.js"
 import { type PlannedKey, RolloutPlan } from "../plan/RolloutPlan.js"
+import type { AgentTrajectoryEvent } from "../result/AgentTrajectoryEvent.js"
 import {
   type EvalResult,
   MAX_RETRY_ERROR_CHARS,
@@ -16,6 +17,7 @@ import { ResultStore, type StoreError } from "../store/ResultStore.js"
 import { type RunSummary, SummaryAccumulator } from "../summary/Summary.js"
 import { makeRolloutId } from "../taskApp/RolloutRequestBuilder.js"
 import { type BackoffPolicy, defaultBackoff, retryDelay } from "./Backoff.js"
+import { agentEventRecorder } from "./internal/agentEventRecorder.js"
 import { boundJson } from "./internal/boundJson.js"
 import { hasLimits, LimitsHelper, limitSettingsOf, stoppedAtLimit } from "./internal/LimitsHelper.js"
 import { stepRecorder } from "./internal/stepRecorder.js"
@@ -155,6 +157,8 @@ export interface RolloutTryOptions {
   readonly events?: PubSub.PubSub<RunEvent> | undefined
   /** Stores steps of multi-step rollouts (the store's `appendSteps`); without it steps are only published. */
   readonly recordSteps?: ((steps: ReadonlyArray<RolloutStep>) => Effect.Effect<void>) | undefined
+  /** Stores command-line agents' own output (the store's `appendAgentEvents`); without it that is not kept. */
+  readonly recordAgentEvents?: ((events: ReadonlyArray<AgentTrajectoryEvent>) => Effect.Effect<void>) | undefined
 }
 
 const publishTo = (events: PubSub.PubSub<RunEvent> | undefined) => (event: RunEvent) =>
@@ -189,7 +193,19 @@ export const rolloutWithRetries = (options: RolloutTryOptions) => {
       const attempt = (): Attempt => ({ key, rolloutId, startedAt, retries, latencyMs: elapsedSince(t0), retryLog })
       const solveTry = (limits: LimitsHelper | undefined) => {
         const recordStep = stepRecorder({ rolloutId, key, retry: retries, limits, emit: emitStep })
-        const tried = solve(limits === undefined ? { ...task, recordStep } : { ...task, limits, recordStep })
+        const recorders =
+          options.recordAgentEvents === undefined
+            ? { recordStep }
+            : {
+                recordStep,
+                recordAgentEvent: agentEventRecorder({
+                  rolloutId,
+                  key,
+                  retry: retries,
+                  emit: options.recordAgentEvents,
+                }),
+              }
+        const tried = solve(limits === undefined ? { ...task, ...recorders } : { ...task, limits, ...recorders })
         return limits === undefined ? tried : Effect.raceFirst(tried, limits.enforce)
       }
       const limited = withLimits ? LimitsHelper.make(limitSettings) : Effect.succeed(undefined)
@@ -331,7 +347,21 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
 
   // A store that cannot write is fatal for the run, as it is for results: nothing is silently lost.
   const recordSteps = (steps: ReadonlyArray<RolloutStep>) => Effect.orDie(store.appendSteps(steps))
-  const attemptRollout = rolloutWithRetries({ runId, config, solver, control, backoff, events, recordSteps })
+  const { appendAgentEvents } = store
+  const recordAgentEvents =
+    appendAgentEvents === undefined
+      ? undefined
+      : (agentEvents: ReadonlyArray<AgentTrajectoryEvent>) => Effect.orDie(appendAgentEvents(agentEvents))
+  const attemptRollout = rolloutWithRetries({
+    runId,
+    config,
+    solver,
+    control,
+    backoff,
+    events,
+    recordSteps,
+    recordAgentEvents,
+  })
 
   const work = (): Effect.Effect<void, StoreError> =>
     Effect.suspend(() => {

@@ -129,6 +129,7 @@ const openLocal = (spec: SandboxSpec) =>
                 killGroup(pid)
               }, options.timeoutMs)
         child.stdout.on("data", stdout.push)
+        if (options.onStdout !== undefined) child.stdout.on("data", options.onStdout)
         child.stderr.on("data", stderr.push)
         child.stdin.on("error", () => undefined)
         child.stdin.end(options.stdin ?? "")

@@ -18,6 +18,8 @@ export interface ExecOptions {
   readonly timeoutMs?: number | undefined
   /** Each of stdout and stderr keeps at most this many bytes (default 1 MiB); the rest is counted, not kept. */
   readonly maxOutputBytes?: number | undefined
+  /** Given each piece of stdout as it arrives, all of it (`maxOutputBytes` bounds only what the result keeps). */
+  readonly onStdout?: ((chunk: Uint8Array) => void) | undefined
 }
 
 export interface ExecResult {

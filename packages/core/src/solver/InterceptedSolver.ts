@@ -50,10 +50,10 @@ const enrich = (task: RolloutTask, final: FinalResult, calls: ReadonlyArray<Mode
   return { ...final, tokens: totals.tokens ?? final.tokens, cost_usd: totals.cost_usd, ...traced }
 }
 
-/** The rollout's budget reached: its refused calls say so, not that the model failed. */
+/** A limit the interceptor holds reached: its refused calls say so, not that the model failed. */
 const budgetReached = (task: RolloutTask) => {
   const reached = task.limits?.reached()
-  return reached === "max_tokens" || reached === "max_cost"
+  return reached === "max_tokens" || reached === "max_cost" || reached === "max_turns"
 }
 
 /** A result scored without one successful model call is no measure of the model: the rollout fails instead. */

@@ -18,7 +18,9 @@ export interface LimitSettings {
  * What a solver knows and says of its rollout's limits (nanoeval's LimitsHelper). One per try of a rollout.
  *
  * - Turns: each `model` step a solver emits counts one (call `recordTurn()` yourself only for turns you do not emit
- *   as steps). A turn past `maxTurns` is refused: `recordTurn()` answers false and the limit is reached.
+ *   as steps). A turn past `maxTurns` is refused: `recordTurn()` answers false and the limit is reached. After
+ *   `countTurnsAsCalls()` a turn is instead each model call the interceptor forwards (`recordCall()`), and the call
+ *   past `maxTurns` gets the interceptor's error answer (code `max_turns`).
  * - Tokens and cost: the interceptor counts the rollout's calls; once the budget is spent, the next call gets an
  *   error answer (HTTP 400, `{"error":{"type":"proctor_limit","code":"max_tokens",…}}`) and the limit is reached.
  * - Time: the agent's clock runs from the start of the try; `pause()`/`resume()` leave out what is not the agent's
@@ -38,6 +40,13 @@ export interface RolloutLimits {
   readonly turnsLeft: () => number | null
   /** Counts a turn; false (and the limit reached) when it would be one past `maxTurns`. */
   readonly recordTurn: () => boolean
+  /**
+   * From now on a turn is a model call the interceptor forwards, not a `model` step: for an agent whose own output
+   * is no count of its calls (a command-line agent's events are items, several to a call).
+   */
+  readonly countTurnsAsCalls: () => void
+  /** The interceptor's count of a call it is about to forward: `recordTurn()` after `countTurnsAsCalls()`, else true. */
+  readonly recordCall: () => boolean
   /** Says a limit was reached (the first one said stays). */
   readonly reach: (reason: Exclude<StopReason, "model_ended">) => void
   readonly reached: () => Exclude<StopReason, "model_ended"> | null

@@ -27,6 +27,11 @@ export interface RolloutTask {
    * `RolloutStep` event; a `model` step counts a turn. `Solver.fromStream` calls it for every step with a `record`.
    */
   readonly recordStep?: (record: StepRecord) => Effect.Effect<void>
+  /**
+   * Stores an event of a command-line agent's own output (its trajectory as it wrote it) in the run's
+   * `agent_trajectory.jsonl`, numbered and bounded by the runner; see `AgentEvent`.
+   */
+  readonly recordAgentEvent?: (agent: string, event: unknown) => Effect.Effect<void>
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Context, type Effect, Schema } from "effect"
+import type { AgentTrajectoryEvent } from "../result/AgentTrajectoryEvent.js"
 import type { EvalResult, RolloutKey } from "../result/EvalResult.js"
 import type { ModelCall } from "../result/ModelCall.js"
 import type { RolloutStep } from "../result/RolloutStep.js"
@@ -53,6 +54,8 @@ export interface ResultStoreService {
   readonly appendModelCalls: (calls: ReadonlyArray<ModelCall>) => Effect.Effect<void, StoreError>
   /** Steps of multi-step rollouts as they happen (`steps.jsonl`, a table), each try's in order. */
   readonly appendSteps: (steps: ReadonlyArray<RolloutStep>) => Effect.Effect<void, StoreError>
+  /** A command-line agent's own output as it arrives (`agent_trajectory.jsonl`); absent where it is not kept. */
+  readonly appendAgentEvents?: (events: ReadonlyArray<AgentTrajectoryEvent>) => Effect.Effect<void, StoreError>
   readonly saveSummary: (summary: RunSummary) => Effect.Effect<void, StoreError>
   /**
    * Every stored model call's tokens and cost, this run's earlier sessions and failed tries included; `errored`

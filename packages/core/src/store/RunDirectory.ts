@@ -45,6 +45,8 @@ export const SUMMARY_FILE = "summary.json"
 export const MODEL_CALLS_FILE = "model_calls.jsonl"
 /** Steps of multi-step rollouts, one `RolloutStep` a line, written as they happen. */
 export const STEPS_FILE = "steps.jsonl"
+/** Command-line agents' own output, one `AgentEvent` a line, written as it arrives. */
+export const AGENT_EVENTS_FILE = "agent_trajectory.jsonl"
 export const TRACES_DIR = "traces"
 
 /** synth-ai's trace file name; the attempt is added only when a run has several. */
@@ -328,19 +330,22 @@ export const makeRunDirectoryStore = (dir: string, plan: JournalPlan) =>
         const stepsPath = join(dir, STEPS_FILE)
         endLastLine(callsPath)
         endLastLine(stepsPath)
+        endLastLine(join(dir, AGENT_EVENTS_FILE))
         return {
           fd: openSync(join(dir, RESULTS_FILE), "a"),
           callsFd: openSync(callsPath, "a"),
           // Opened at the first step: runs without steps keep no empty file.
           stepsFd: null as number | null,
+          agentEventsFd: null as number | null,
         }
       },
       catch: storeIoError(`cannot open the results journal in ${dir}`),
     }),
     (files) =>
       Effect.sync(() => {
-        const { fd, callsFd, stepsFd } = files
-        for (const file of stepsFd === null ? [fd, callsFd] : [fd, callsFd, stepsFd]) {
+        const { fd, callsFd, stepsFd, agentEventsFd } = files
+        for (const file of [fd, callsFd, stepsFd, agentEventsFd]) {
+          if (file === null) continue
           fsyncSync(file)
           closeSync(file)
         }
@@ -352,6 +357,7 @@ export const makeRunDirectoryStore = (dir: string, plan: JournalPlan) =>
       const appendFailed = storeIoError(`cannot append to ${journalPath}`)
       const callsFailed = storeIoError(`cannot append to ${join(dir, MODEL_CALLS_FILE)}`)
       const stepsFailed = storeIoError(`cannot append to ${join(dir, STEPS_FILE)}`)
+      const agentEventsFailed = storeIoError(`cannot append to ${join(dir, AGENT_EVENTS_FILE)}`)
       const writeTrace = (result: EvalResult) =>
         writeFileSync(
           join(dir, TRACES_DIR, traceFileName(result.seed, result.attempt, plan.attempts)),
@@ -397,6 +403,16 @@ export const makeRunDirectoryStore = (dir: string, plan: JournalPlan) =>
                   writeSync(files.stepsFd, steps.map((step) => `${JSON.stringify(step)}\n`).join(""))
                 },
                 catch: stepsFailed,
+              }),
+        appendAgentEvents: (events) =>
+          events.length === 0
+            ? Effect.void
+            : Effect.try({
+                try: () => {
+                  files.agentEventsFd ??= openSync(join(dir, AGENT_EVENTS_FILE), "a")
+                  writeSync(files.agentEventsFd, events.map((event) => `${JSON.stringify(event)}\n`).join(""))
+                },
+                catch: agentEventsFailed,
               }),
         callSpending: (errored) =>
           Effect.tryPromise({

@@ -9,7 +9,7 @@ export class CommandOutput {
 
   constructor(options: ExecOptions) {
     const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES
-    this.stdout = new OutputCollector(maxBytes)
+    this.stdout = new OutputCollector(maxBytes, options.onStdout)
     this.stderr = new OutputCollector(maxBytes)
   }
 

@@ -4,9 +4,14 @@ export class OutputCollector {
   private kept = 0
   truncated = false
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(
+    private readonly maxBytes: number,
+    /** Sees every chunk as it comes, before the cap: a caller reading the output live. */
+    private readonly listener?: ((chunk: Uint8Array) => void) | undefined,
+  ) {}
 
   push(chunk: Buffer): void {
+    this.listener?.(chunk)
     const room = this.maxBytes - this.kept
     if (chunk.length > room) this.truncated = true
     if (room <= 0) return

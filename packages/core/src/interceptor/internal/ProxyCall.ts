@@ -5,7 +5,7 @@ import { randomHex } from "../../internal/randomHex.js"
 import { parseRetryAfter } from "../../internal/retryAfter.js"
 import type { ModelCall } from "../../result/ModelCall.js"
 import { type ApiAdapter, type CallSummary, DROP, EMPTY_SUMMARY, type StreamAssembler, TOKEN } from "./ApiAdapter.js"
-import { describeLimit, reachLimit, refusingLimit, spend } from "./budget.js"
+import { describeLimit, reachLimit, refusingLimit, refusingTurn, spend } from "./budget.js"
 import { clientHeaders, headerString, sendError, sendLimitError, upstreamHeaders } from "./http.js"
 import { withIncludeUsage } from "./includeUsage.js"
 import { errorMessageOf, parseJson, stringOrNull } from "./json.js"
@@ -110,7 +110,8 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
       this.filter = true
       upstreamBody = withIncludeUsage(body, parsed)
     }
-    const limit = refusingLimit(this.session)
+    // A call refused for its budget is no turn: the turn is counted only for a call that would be forwarded.
+    const limit = refusingLimit(this.session) ?? refusingTurn(this.session)
     if (limit !== null) {
       // Over budget: the agent sees an error answer it can read, and the rollout ends with the limit as its reason.
       const message = describeLimit(this.session, limit)

@@ -1,6 +1,6 @@
 import type { Dispatcher } from "undici"
 import type { ModelApi, ModelCall, TokenUsage } from "../../result/ModelCall.js"
-import type { RolloutBudget } from "../Interceptor.js"
+import type { InterceptedLimit, RolloutBudget } from "../Interceptor.js"
 import type { GatedUpstream } from "../ModelRateGate.js"
 
 /** Where one upstream base URL sends each API, over a keep-alive pool shared by every rollout on its origin. */
@@ -39,7 +39,7 @@ export interface Session {
   readonly budget: RolloutBudget | null
   spentTokens: number
   spentUsd: number
-  limitReached: "max_tokens" | "max_cost" | null
+  limitReached: InterceptedLimit | null
 }
 
 export interface Recorder {

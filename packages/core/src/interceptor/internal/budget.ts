@@ -1,3 +1,4 @@
+import type { InterceptedLimit } from "../Interceptor.js"
 import type { Session } from "./Session.js"
 
 /** The limit a rollout's spending has gone over, if any: strictly over, since a budget spent exactly is not exceeded. */
@@ -10,7 +11,7 @@ const overBudget = (session: Session): "max_tokens" | "max_cost" | null => {
 }
 
 /** Which limit refuses a new call: one already reached, or a budget spent to the last token or cent. */
-export const refusingLimit = (session: Session): "max_tokens" | "max_cost" | null => {
+export const refusingLimit = (session: Session): InterceptedLimit | null => {
   if (session.limitReached !== null || session.budget === null) return session.limitReached
   const limits = session.budget.settings()
   if (limits.maxTokens !== null && session.spentTokens >= limits.maxTokens) return "max_tokens"
@@ -18,15 +19,23 @@ export const refusingLimit = (session: Session): "max_tokens" | "max_cost" | nul
   return null
 }
 
-export const describeLimit = (session: Session, limit: "max_tokens" | "max_cost"): string => {
+/**
+ * Counts a call the interceptor is about to forward as one of the rollout's turns, where the rollout counts turns
+ * that way: "max_turns" when it would be one past the limit.
+ */
+export const refusingTurn = (session: Session): "max_turns" | null =>
+  session.budget?.recordCall?.() === false ? "max_turns" : null
+
+export const describeLimit = (session: Session, limit: InterceptedLimit): string => {
   const limits = session.budget?.settings()
+  if (limit === "max_turns") return `this rollout's turns are spent: ${limits?.maxTurns} model calls of max_turns made`
   return limit === "max_tokens"
     ? `this rollout's token budget is spent: ${session.spentTokens} of max_tokens ${limits?.maxTokens} used`
     : `this rollout's cost budget is spent: $${session.spentUsd} of max_cost $${limits?.maxCost} used`
 }
 
 /** Marks the limit reached and tells the rollout, once. */
-export const reachLimit = (session: Session, limit: "max_tokens" | "max_cost"): void => {
+export const reachLimit = (session: Session, limit: InterceptedLimit): void => {
   if (session.limitReached !== null) return
   session.limitReached = limit
   try {

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from "node:http"
 import type { ModelApi } from "../../result/ModelCall.js"
+import type { InterceptedLimit } from "../Interceptor.js"
 
 /** Client headers that say something about the call itself; everything else stays between client and proxy. */
 const FORWARDED = [
@@ -94,12 +95,7 @@ export const sendError = (res: ServerResponse, status: number, message: string, 
  * The answer to a call over the rollout's budget, in the API's own error shape so the agent's client reads it as an
  * error (OpenAI's for chat completions and responses, Anthropic's for messages), with proctor's type and code.
  */
-export const sendLimitError = (
-  res: ServerResponse,
-  api: ModelApi,
-  code: "max_tokens" | "max_cost",
-  message: string,
-) => {
+export const sendLimitError = (res: ServerResponse, api: ModelApi, code: InterceptedLimit, message: string) => {
   const error = { type: "proctor_limit", code, message }
   const body = JSON.stringify(
     api === "messages" ? { type: "error", error } : { error: { message, type: error.type, param: null, code } },

@@ -46,6 +46,7 @@ export const stoppedAtLimit = (reason: LimitReason, why: string): FinalResult =>
 export class LimitsHelper implements RolloutLimits {
   private current: LimitSettings
   private turnCount = 0
+  private turnsAreCalls = false
   private reason: LimitReason | null = null
   private readonly controller = new AbortController()
   private readonly reachedLatch = latch()
@@ -70,7 +71,12 @@ export class LimitsHelper implements RolloutLimits {
   readonly turns = () => this.turnCount
   readonly turnsLeft = () =>
     this.current.maxTurns === null ? null : Math.max(0, this.current.maxTurns - this.turnCount)
-  readonly recordTurn = () => {
+  readonly recordTurn = () => (this.turnsAreCalls ? true : this.countTurn())
+  readonly countTurnsAsCalls = () => {
+    this.turnsAreCalls = true
+  }
+  readonly recordCall = () => (this.turnsAreCalls ? this.countTurn() : true)
+  private countTurn(): boolean {
     if (this.current.maxTurns !== null && this.turnCount >= this.current.maxTurns) {
       this.reach("max_turns")
       return false
