@@ -72,6 +72,19 @@ const cost = (c: RunSummary["cost_usd"]): string =>
         c.per_correct === null ? "" : ` · ${formatUsd(c.per_correct)} per correct answer`
       }${onErrors(c.spent_on_errors, formatUsd)} (${c.rollouts_priced} priced)`
 
+/** The judge's spending, apart from the policy's tokens and cost above. */
+const judgeSpend = (j: NonNullable<RunSummary["judge"]>): string => {
+  const tokens =
+    j.tokens === null
+      ? "tokens unreported"
+      : `${formatInteger(j.tokens)} tokens${j.tokens_per_rollout === null ? "" : ` (${formatInteger(j.tokens_per_rollout)} per rollout)`}`
+  const cost =
+    j.cost_usd === null
+      ? "unpriced"
+      : `${formatUsd(j.cost_usd)}${j.cost_per_rollout === null ? "" : ` (${formatUsd(j.cost_per_rollout)} per rollout)`}`
+  return `${tokens} · ${cost} · ${plural(j.calls, "call")} for ${plural(j.rollouts_judged, "rollout")}`
+}
+
 const rate = (perS: number | null): string => (perS === null ? "" : ` · ${perS.toFixed(1)} rollouts/s`)
 
 /** One session: its time and rate. Resumed: this session's and the whole run's, each labelled. */
@@ -137,6 +150,7 @@ export const summaryItems = (s: RunSummary): ReadonlyArray<readonly [label: stri
     ["latency ms", latency(s.latency_ms)],
     ["tokens", tokens(s.tokens)],
     ["cost", cost(s.cost_usd)],
+    ...(s.judge === undefined ? [] : [["judge", judgeSpend(s.judge)] as const]),
     [
       "retries",
       s.retried_errors > 0 ? `${s.retries} · ${s.retried_errors} errored rollouts run again` : String(s.retries),

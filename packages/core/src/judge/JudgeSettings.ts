@@ -31,6 +31,7 @@ export const JudgeSettings = Schema.Struct({
       description: "The judge's model, asked by every model grader of the eval.",
       synthAi: null,
       example: '"gpt-4o-mini"',
+      defaultText: "required in `[eval.judge]`",
     }),
   ),
   provider: opt(Schema.String).annotations(

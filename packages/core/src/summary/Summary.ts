@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { roundUsd } from "../internal/roundUsd.js"
 import { errorKindDocs } from "../result/ErrorKindDoc.js"
 import type { ErrorKind, EvalResult, RolloutKey } from "../result/EvalResult.js"
-import type { CallSpending } from "../store/ResultStore.js"
+import type { CallSpending, JudgeCallSpending } from "../store/ResultStore.js"
 import { ActiveTime } from "./internal/ActiveTime.js"
 import { clusteringOf, ScoreStats } from "./internal/ScoreStats.js"
 
@@ -81,6 +81,32 @@ export const LengthStats = Schema.Struct({
 export type LengthStats = typeof LengthStats.Type
 
 /**
+ * What the judge of model graders spent, apart from the policy (whose calls alone `tokens` and `cost_usd` count):
+ * its calls, tokens and USD in total and per rollout judged. Null totals: no call reported tokens, or none was priced.
+ */
+export const JudgeSpending = Schema.Struct({
+  calls: Schema.Number,
+  rollouts_judged: Schema.Number,
+  tokens: NullableNumber,
+  tokens_per_rollout: NullableNumber,
+  cost_usd: NullableNumber,
+  cost_per_rollout: NullableNumber,
+})
+export type JudgeSpending = typeof JudgeSpending.Type
+
+const judgeSpending = (judge: JudgeCallSpending): JudgeSpending => {
+  const per = (total: number) => (judge.rollouts > 0 ? total / judge.rollouts : null)
+  return {
+    calls: judge.calls,
+    rollouts_judged: judge.rollouts,
+    tokens: judge.metered > 0 ? judge.tokens : null,
+    tokens_per_rollout: judge.metered > 0 ? per(judge.tokens) : null,
+    cost_usd: judge.priced > 0 ? judge.costUsd : null,
+    cost_per_rollout: judge.priced > 0 ? roundUsd(per(judge.costUsd) ?? 0) : null,
+  }
+}
+
+/**
  * The error-aware summary of a run (nanoeval style), JSON-friendly.
  *
  * - `metrics` covers ok rollouts that have a score; `metrics_including_errors` adds every errored rollout as
@@ -155,6 +181,8 @@ export const RunSummary = Schema.Struct({
   run_throughput_per_s: NullableNumber,
   /** Agent runs (some result has a `stop_reason`): nanoeval's length statistics, see `LengthStats`. */
   length_stats: Schema.optional(LengthStats),
+  /** Runs with model graders: what their judge spent, apart from `tokens` and `cost_usd` (the policy's). */
+  judge: Schema.optional(JudgeSpending),
 })
 export type RunSummary = typeof RunSummary.Type
 
@@ -350,6 +378,7 @@ export class SummaryAccumulator {
       run_duration_s: runDurationS,
       run_throughput_per_s: runDurationS > 0 ? completed / runDurationS : null,
       ...(this.stopReasons.size === 0 ? {} : { length_stats: this.lengthStats() }),
+      ...(info.callSpending?.judge === undefined ? {} : { judge: judgeSpending(info.callSpending.judge) }),
     }
   }
 
