@@ -1,7 +1,10 @@
+import { mkdtempSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { waitFor } from "@proctor/test-kit"
+import { testCall, waitFor } from "@proctor/test-kit"
 import { Effect, Fiber, Layer, PubSub, Queue, Random, Redacted, TestClock } from "effect"
 import { createBaselineModel } from "../../../examples/baseline-model/src/index.js"
 import { Interceptor, type InterceptorService } from "../src/interceptor/Interceptor.js"
@@ -16,6 +19,7 @@ import { labelGrader } from "../src/judge/labelGrader.js"
 import { pairwiseGrader } from "../src/judge/pairwiseGrader.js"
 import { rubricGrader } from "../src/judge/rubricGrader.js"
 import type { ModelCall } from "../src/result/ModelCall.js"
+import { sumCallSpending } from "../src/store/internal/callSpending.js"
 
 const JUDGE_MODEL = "baseline-judge"
 /** Policy tokens at $1 per million, the judge's at $2 per million: the two prices tell the calls apart. */
@@ -183,7 +187,9 @@ const scriptedJudge = (contents: ReadonlyArray<string | number>) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
       let hits = 0
+      const keys: Array<string | undefined> = []
       const server = createServer((req, res) => {
+        keys.push(req.headers.authorization)
         req.resume()
         req.on("end", () => {
           const next = contents[Math.min(hits, contents.length - 1)]!
@@ -202,7 +208,12 @@ const scriptedJudge = (contents: ReadonlyArray<string | number>) =>
         })
       })
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-      return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, server, hits: () => hits }
+      return {
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+        server,
+        hits: () => hits,
+        keys: () => keys,
+      }
     }),
     ({ server }) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve()))),
   )
@@ -244,6 +255,9 @@ describe("judge answers that do not parse or are out of range", () => {
       expect(details.judge.spend).toMatchObject({ calls: 3, tokens: 45 })
       const calls = [yield* Queue.take(seen), yield* Queue.take(seen), yield* Queue.take(seen)]
       expect(calls.every((call) => call.role === "judge")).toBe(true)
+      // The judge's own key reached its upstream on every try; no recorded call holds it.
+      expect(upstream.keys()).toEqual(Array(3).fill("Bearer sk-judge-secret"))
+      expect(JSON.stringify(calls)).not.toContain("sk-judge-secret")
     }),
   )
 
@@ -296,6 +310,30 @@ describe("judge answers that do not parse or are out of range", () => {
       expect((yield* Fiber.join(fiber)).passed).toBe(true)
     }),
   )
+})
+
+describe("a run's spending", () => {
+  it("counts the judge's calls apart from the policy's, per rollout judged", async () => {
+    const usage = (total_tokens: number) => ({
+      prompt_tokens: null,
+      completion_tokens: null,
+      total_tokens,
+      cached_tokens: null,
+      reasoning_tokens: null,
+    })
+    const calls = [
+      testCall({ seed: 0, usage: usage(100), cost_usd: 0.001 }),
+      testCall({ seed: 1, usage: usage(100), cost_usd: 0.001 }),
+      testCall({ seed: 0, usage: usage(40), cost_usd: 0.0004, role: "judge", grader: "quality" }),
+      testCall({ seed: 0, usage: usage(40), cost_usd: 0.0004, role: "judge", grader: "quality" }),
+      testCall({ seed: 1, usage: usage(40), cost_usd: null, role: "judge", grader: "quality" }),
+    ]
+    const path = join(mkdtempSync(join(tmpdir(), "proctor-judge-")), "model_calls.jsonl")
+    writeFileSync(path, calls.map((call) => `${JSON.stringify(call)}\n`).join(""))
+    const spending = await sumCallSpending(path, (key) => key.seed === 1)
+    expect(spending).toMatchObject({ calls: 2, tokens: 200, costUsd: 0.002, errorTokens: 100 })
+    expect(spending.judge).toEqual({ calls: 3, tokens: 120, metered: 3, costUsd: 0.0008, priced: 2, rollouts: 2 })
+  })
 })
 
 describe("the judge's upstream", () => {

@@ -110,13 +110,14 @@ export const askLabel = (question: LabelQuestion): Effect.Effect<GraderVerdict, 
     })
     const labels = answers.map((answer) => answer.value.label)
     const label = mostCommon(labels)
-    const score = labels.reduce((total, each) => total + (question.scores[each] ?? 0), 0) / labels.length
+    const sampleScores = labels.map((each) => question.scores[each] ?? 0)
+    const score = sampleScores.reduce((a, b) => a + b, 0) / sampleScores.length
     const reasoning = answers.find((answer) => answer.value.label === label)?.value.reasoning ?? null
     return {
       score,
       passed: question.passing.includes(label),
       ...(reasoning === null ? {} : { reason: reasoning }),
-      details: { label, judge: record(reasoning) },
+      details: { kind: "label", label, sample_scores: sampleScores, judge: record(reasoning) },
     }
   })
 

@@ -78,6 +78,7 @@ export const pairwiseGrader: JudgeGrader<PairwiseGraderSpec> = (spec, input) =>
         return {
           order,
           winners: answers.map((answer) => answer.value.winner),
+          outcomes: shares.map((share) => (share === 1 ? "won" : share === 0 ? "lost" : "tie")),
           share: shares.reduce((a, b) => a + b, 0) / shares.length,
           judge: record(reasoning),
         }
@@ -89,6 +90,6 @@ export const pairwiseGrader: JudgeGrader<PairwiseGraderSpec> = (spec, input) =>
       score,
       passed: score > 0.5,
       ...(reasoning === null ? {} : { reason: reasoning }),
-      details: { order: first, verdicts },
+      details: { kind: "pairwise", order: first, verdicts },
     }
   }).pipe(Effect.withSpan("pairwiseGrader", { attributes: { grader: spec.name } }))

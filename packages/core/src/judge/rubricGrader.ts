@@ -65,12 +65,13 @@ export const rubricGrader: JudgeGrader<RubricGraderSpec> = (spec, input) =>
       score: (raw - min) / (max - min),
       passed: raw >= passScore,
       ...(reasoning === null ? {} : { reason: reasoning }),
-      details: { raw_score: raw, range: [min, max], pass_score: passScore, judge: record(reasoning) },
+      details: {
+        kind: "score",
+        raw_score: raw,
+        range: [min, max],
+        pass_score: passScore,
+        sample_scores: answers.map((answer) => (answer.value.score - min) / (max - min)),
+        judge: record(reasoning),
+      },
     }
   }).pipe(Effect.withSpan("rubricGrader", { attributes: { grader: spec.name } }))
-
-/** The raw score a rubric verdict's samples gave, for the judge's statistics. */
-export const rubricSamples = (details: unknown): ReadonlyArray<number> | null => {
-  const samples = (details as { judge?: { samples?: unknown } } | undefined)?.judge?.samples
-  return Array.isArray(samples) ? samples.map((sample) => (sample as { score: number }).score) : null
-}

@@ -5,6 +5,7 @@ import type { ErrorKind, EvalResult, RolloutKey } from "../result/EvalResult.js"
 import type { CallSpending, JudgeCallSpending } from "../store/ResultStore.js"
 import { ActiveTime } from "./internal/ActiveTime.js"
 import { clusteringOf, ScoreStats } from "./internal/ScoreStats.js"
+import { JudgeTrust } from "./JudgeTrust.js"
 
 const NullableNumber = Schema.NullOr(Schema.Number)
 
@@ -183,6 +184,8 @@ export const RunSummary = Schema.Struct({
   length_stats: Schema.optional(LengthStats),
   /** Runs with model graders: what their judge spent, apart from `tokens` and `cost_usd` (the policy's). */
   judge: Schema.optional(JudgeSpending),
+  /** Runs with model graders: how far their judges can be trusted (human agreement, self-consistency, bias). */
+  judge_trust: Schema.optional(JudgeTrust),
 })
 export type RunSummary = typeof RunSummary.Type
 
@@ -320,6 +323,8 @@ export class SummaryAccumulator {
     readonly retriedErrors?: number | undefined
     /** The run's recorded model calls: when present, the token and cost totals are theirs. */
     readonly callSpending?: CallSpending | undefined
+    /** The judges' trust statistics, from the run's model-grader verdicts (`judgeTrust`). */
+    readonly judgeTrust?: JudgeTrust | null | undefined
   }): RunSummary {
     const calls = info.callSpending !== undefined && info.callSpending.calls > 0 ? info.callSpending : null
     const completed = this.ok + this.errored
@@ -379,6 +384,7 @@ export class SummaryAccumulator {
       run_throughput_per_s: runDurationS > 0 ? completed / runDurationS : null,
       ...(this.stopReasons.size === 0 ? {} : { length_stats: this.lengthStats() }),
       ...(info.callSpending?.judge === undefined ? {} : { judge: judgeSpending(info.callSpending.judge) }),
+      ...(info.judgeTrust === undefined || info.judgeTrust === null ? {} : { judge_trust: info.judgeTrust }),
     }
   }
 
