@@ -36,14 +36,16 @@ const judgeOn = (judgeUrl: string, settings: Partial<JudgeSettings> = {}) =>
   Effect.gen(function* () {
     const interceptor = yield* Interceptor.make({ priceCall })
     yield* serveInterceptor(interceptor)
+    const recorded: Array<ModelCall> = []
     const judge = JudgeClient.make({
       interception: interceptor,
       runId: "run-1",
+      recordCalls: (calls) => Effect.sync(() => recorded.push(...calls)),
       settings: { model: JUDGE_MODEL, ...settings },
       upstream: { baseUrl: judgeUrl, apiKey: Redacted.make("sk-judge-secret") },
       backoff: { baseMs: 1000, maxMs: 8000, maxRetryAfterMs: 8000 },
     })
-    return { interceptor, judge }
+    return { interceptor, judge, recorded }
   })
 
 const sumItem = (a: number, b: number) => ({
@@ -79,7 +81,7 @@ describe("judge calls through the run's interceptor", () => {
   it.scoped("are recorded as the judge's, on its own upstream and price, apart from the policy's", () =>
     Effect.gen(function* () {
       const model = yield* baselineModel
-      const { interceptor, judge } = yield* judgeOn(model.url)
+      const { interceptor, judge, recorded } = yield* judgeOn(model.url)
       const seen = yield* PubSub.subscribe(interceptor.calls)
       const item = sumItem(12, 30)
       const answer = yield* policyAnswer(interceptor, item.question, 7)
@@ -100,6 +102,8 @@ describe("judge calls through the run's interceptor", () => {
       const [policy, judged] = calls as [ModelCall, ModelCall]
       expect(policy.role).toBeUndefined()
       expect(judged).toMatchObject({ role: "judge", grader: "quality", seed: 7, attempt: 0, model: JUDGE_MODEL })
+      // Stored for the run (model_calls.jsonl) as it happened.
+      expect(recorded).toEqual([judged])
       expect(judged.cost_usd).toBe((judged.usage!.total_tokens! * 2) / 1e6)
       expect(policy.cost_usd).toBe(policy.usage!.total_tokens! / 1e6)
       // The judge's key went upstream on its own upstream; no call records it.
@@ -234,8 +238,7 @@ describe("judge answers that do not parse or are out of range", () => {
         '{"score": 9}',
         'Sure: {"reasoning": "ok", "score": 4}',
       ])
-      const { interceptor, judge } = yield* judgeOn(upstream.url)
-      const seen = yield* PubSub.subscribe(interceptor.calls)
+      const { judge, recorded } = yield* judgeOn(upstream.url)
       const fiber = yield* rubricGrader(rubric, { answer: "x", item: { question: "q" } }).pipe(
         Effect.provideService(JudgeClient, judge),
         Effect.fork,
@@ -253,8 +256,9 @@ describe("judge answers that do not parse or are out of range", () => {
       const details = verdict.details as { judge: { tries: number; spend: { calls: number; tokens: number } } }
       expect(details.judge.tries).toBe(3)
       expect(details.judge.spend).toMatchObject({ calls: 3, tokens: 45 })
-      const calls = [yield* Queue.take(seen), yield* Queue.take(seen), yield* Queue.take(seen)]
-      expect(calls.every((call) => call.role === "judge")).toBe(true)
+      // Every try is stored, the unusable ones too: they were made and paid for.
+      const calls = recorded
+      expect(calls.map((call) => call.role)).toEqual(["judge", "judge", "judge"])
       // The judge's own key reached its upstream on every try; no recorded call holds it.
       expect(upstream.keys()).toEqual(Array(3).fill("Bearer sk-judge-secret"))
       expect(JSON.stringify(calls)).not.toContain("sk-judge-secret")
@@ -357,6 +361,7 @@ describe("the judge's upstream", () => {
 // Layer wiring compiles against the run's Interceptor.
 export const judgeLayer = JudgeClient.layer({
   runId: "r",
+  recordCalls: () => Effect.void,
   settings: { model: "m" },
   upstream: { baseUrl: "http://127.0.0.1:9/v1" },
 }).pipe(Layer.provide(Interceptor.layer()))

@@ -159,6 +159,7 @@ describe("trusting the baseline judge, end to end", () => {
         JudgeClient.make({
           interception: interceptor,
           runId: "run-trust",
+          recordCalls: () => Effect.void,
           settings: { model: "baseline-judge", samples, temperature: samples > 1 ? 0.7 : 0 },
           upstream: { baseUrl: model.url, apiKey: Redacted.make("k") },
         })

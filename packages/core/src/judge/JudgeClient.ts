@@ -54,6 +54,11 @@ export interface JudgeClientOptions {
   readonly runId: string
   readonly settings: JudgeSettings
   readonly upstream: InterceptorUpstream
+  /**
+   * Stores each try's calls (`model_calls.jsonl`, a table) as soon as the try ends, a failed one's included: they
+   * were made and may have been paid for. The run's store's `appendModelCalls`.
+   */
+  readonly recordCalls: (calls: ReadonlyArray<ModelCall>) => Effect.Effect<void>
   readonly backoff?: BackoffPolicy | undefined
 }
 
@@ -123,7 +128,7 @@ const cut = (text: string) => (text.length > MAX_ANSWER_CHARS ? `${text.slice(0,
  */
 export class JudgeClient extends Context.Tag("@proctor/core/JudgeClient")<JudgeClient, JudgeClientService>() {
   static readonly make = (options: JudgeClientOptions): JudgeClientService => {
-    const { interception, runId, settings, upstream } = options
+    const { interception, runId, settings, upstream, recordCalls } = options
     const backoff = options.backoff ?? defaultBackoff
     const retries = settings.retries ?? judgeDefaults.retries
 
@@ -158,6 +163,7 @@ export class JudgeClient extends Context.Tag("@proctor/core/JudgeClient")<JudgeC
           Effect.onInterrupt(() => interception.close(opened.cid)),
         )
         const calls = yield* interception.close(opened.cid)
+        yield* recordCalls(calls)
         return { posted, calls }
       })
 
@@ -173,42 +179,44 @@ export class JudgeClient extends Context.Tag("@proctor/core/JudgeClient")<JudgeC
       return ask.read(content)
     }
 
-    const ask = <A>(question: JudgeAsk<A>): Effect.Effect<JudgeAnswer<A>, JudgeError> =>
-      Effect.gen(function* () {
-        const spent: Array<ModelCall> = []
-        for (let attempt = 1; ; attempt++) {
-          const { posted, calls } = yield* callOnce(question)
-          spent.push(...calls)
-          let failure: JudgeError
-          let retryAfterMs: number | undefined
-          if (posted._tag === "Left") failure = posted.left
-          else {
-            retryAfterMs = posted.right.retryAfterMs
-            const reading = judged(question, posted.right)
-            if (reading instanceof JudgeError) failure = reading
-            else if (reading.ok) {
-              const text = contentOf(posted.right.text) ?? ""
-              return { value: reading.value, text, tries: attempt, spend: spendOf(spent) }
-            } else {
-              failure = new JudgeError({
-                reason: reading.reason,
-                grader: question.grader,
-                message: reading.message,
-                answer: cut(contentOf(posted.right.text) ?? ""),
-              })
-            }
+    const ask = Effect.fn("JudgeClient.ask")(function* <A>(question: JudgeAsk<A>) {
+      yield* Effect.annotateCurrentSpan({ grader: question.grader, model: settings.model })
+      const spent: Array<ModelCall> = []
+      for (let attempt = 1; ; attempt++) {
+        const { posted, calls } = yield* callOnce(question)
+        spent.push(...calls)
+        let failure: JudgeError
+        let retryAfterMs: number | undefined
+        if (posted._tag === "Left") failure = posted.left
+        else {
+          retryAfterMs = posted.right.retryAfterMs
+          const reading = judged(question, posted.right)
+          if (reading instanceof JudgeError) failure = reading
+          else if (reading.ok) {
+            const text = contentOf(posted.right.text) ?? ""
+            const answer: JudgeAnswer<A> = { value: reading.value, text, tries: attempt, spend: spendOf(spent) }
+            return answer
+          } else {
+            failure = new JudgeError({
+              reason: reading.reason,
+              grader: question.grader,
+              message: reading.message,
+              answer: cut(contentOf(posted.right.text) ?? ""),
+            })
           }
-          if (!failure.retryable || attempt > retries) {
-            return yield* Effect.fail(
-              new JudgeError({
-                ...failure,
-                message: `${failure.message} (after ${attempt} ${attempt === 1 ? "try" : "tries"})`,
-              }),
-            )
-          }
-          yield* Effect.sleep(yield* retryDelay(backoff, attempt, retryAfterMs))
         }
-      }).pipe(Effect.withSpan("JudgeClient.ask", { attributes: { grader: question.grader, model: settings.model } }))
+        if (!failure.retryable || attempt > retries) {
+          return yield* new JudgeError({
+            reason: failure.reason,
+            grader: failure.grader,
+            message: `${failure.message} (after ${attempt} ${attempt === 1 ? "try" : "tries"})`,
+            ...(failure.answer === undefined ? {} : { answer: failure.answer }),
+            ...(failure.cause === undefined ? {} : { cause: failure.cause }),
+          })
+        }
+        yield* Effect.sleep(yield* retryDelay(backoff, attempt, retryAfterMs))
+      }
+    })
 
     return { settings, ask }
   }
