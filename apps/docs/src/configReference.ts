@@ -124,6 +124,7 @@ export const configReference = (): string => {
   const synthAi = keys.filter((key) => !key.path.includes(".") && key.doc.synthAi !== null)
   const own = keys.filter((key) => !key.path.includes(".") && key.doc.synthAi === null)
   const policy = keys.filter((key) => key.path.startsWith("policy_config."))
+  const judge = keys.filter((key) => key.path.startsWith("judge."))
   const body = [
     "An eval config is synth-ai's `[eval]` TOML table (or the same keys at the top level of the file), plus",
     "keys of proctor's own. Precedence: flags, then the config file, then the environment (`ENVIRONMENT_API_KEY`;",
@@ -146,6 +147,12 @@ export const configReference = (): string => {
     "directory, and a resumed run reads them again from its config file.",
     "",
     policy.map(keySection).join("\n\n"),
+    "",
+    "## [eval.judge]",
+    "",
+    "The judge of model graders, on an upstream of its own; see the guide [How far to trust your judge](../guide/judges).",
+    "",
+    judge.map(keySection).join("\n\n"),
     "",
     "## synth-ai's other names",
     "",

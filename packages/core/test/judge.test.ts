@@ -5,8 +5,10 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { testCall, waitFor } from "@proctor/test-kit"
-import { Effect, Fiber, Layer, PubSub, Queue, Random, Redacted, TestClock } from "effect"
+import { Effect, Either, Fiber, Layer, PubSub, Queue, Random, Redacted, TestClock } from "effect"
 import { createBaselineModel } from "../../../examples/baseline-model/src/index.js"
+import { publicConfig } from "../src/config/EvalRunConfig.js"
+import { loadEvalConfig } from "../src/config/loadEvalConfig.js"
 import { Interceptor, type InterceptorService } from "../src/interceptor/Interceptor.js"
 import { serveInterceptor } from "../src/interceptor/serveInterceptor.js"
 import { factGrader } from "../src/judge/factGrader.js"
@@ -20,6 +22,7 @@ import { pairwiseGrader } from "../src/judge/pairwiseGrader.js"
 import { rubricGrader } from "../src/judge/rubricGrader.js"
 import type { ModelCall } from "../src/result/ModelCall.js"
 import { sumCallSpending } from "../src/store/internal/callSpending.js"
+import { configFromManifest } from "../src/store/RunDirectory.js"
 
 const JUDGE_MODEL = "baseline-judge"
 /** Policy tokens at $1 per million, the judge's at $2 per million: the two prices tell the calls apart. */
@@ -338,6 +341,39 @@ describe("a run's spending", () => {
     expect(spending).toMatchObject({ calls: 2, tokens: 200, costUsd: 0.002, errorTokens: 100 })
     expect(spending.judge).toEqual({ calls: 3, tokens: 120, metered: 3, costUsd: 0.0008, priced: 2, rollouts: 2 })
   })
+})
+
+describe("[eval.judge]", () => {
+  const toml = (text: string) => {
+    const path = join(mkdtempSync(join(tmpdir(), "proctor-judge-")), "eval.toml")
+    writeFileSync(path, `[eval]\nurl = "http://h:1"\nseeds = "0-1"\n${text}`)
+    return path
+  }
+
+  it.effect("is stored with the run (model and parameters, a key's variable never a key) and read back", () =>
+    Effect.gen(function* () {
+      const path = toml(
+        `[eval.judge]\nmodel = "gpt-4o-mini"\nprovider = "openai"\napi_key_env = "JUDGE_KEY"\nsamples = 3\n`,
+      )
+      const { config } = yield* loadEvalConfig({ configPath: path, env: { JUDGE_KEY: "sk-never-stored" } })
+      expect(config.judge).toEqual({ model: "gpt-4o-mini", provider: "openai", api_key_env: "JUDGE_KEY", samples: 3 })
+      const recorded = publicConfig(config)
+      expect(JSON.stringify(recorded)).not.toContain("sk-never-stored")
+      const manifest = { run_id: "r", created_at: "", config: recorded, task_app_api_key_set: false }
+      expect(Either.getOrThrow(configFromManifest(manifest, undefined)).judge).toEqual(config.judge)
+    }),
+  )
+
+  it.effect("a bad key is one line naming it, and the judge needs a model", () =>
+    Effect.gen(function* () {
+      const zero = yield* Effect.flip(
+        loadEvalConfig({ configPath: toml(`[eval.judge]\nmodel = "m"\nsamples = 0\n`), env: {} }),
+      )
+      expect(zero.message).toMatch(/judge\.samples.*positive integer/)
+      const modelless = yield* Effect.flip(loadEvalConfig({ configPath: toml(`[eval.judge]\nsamples = 2\n`), env: {} }))
+      expect(modelless.message).toContain("judge.model")
+    }),
+  )
 })
 
 describe("the judge's upstream", () => {

@@ -416,7 +416,7 @@ export const EvalTomlSection = Schema.Struct({
     doc({
       description:
         "The judge model that model graders (`rubric`, `label`, `fact`, `pairwise`) ask, on an upstream of its own: its calls are traced through the run's interceptor and priced and reported apart from the policy's. See the `judge.` keys.",
-      synthAi: "judge",
+      synthAi: null,
       example: '{ model = "gpt-4o-mini", provider = "openai" }',
     }),
   ),

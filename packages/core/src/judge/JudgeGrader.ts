@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { type JudgeAnswer, type JudgeAsk, JudgeClient, type JudgeSpend } from "./JudgeClient.js"
 import type { JudgeError } from "./JudgeError.js"
-import { judgeDefaults } from "./JudgeSettings.js"
+import { JudgeSettings, judgeDefaults } from "./JudgeSettings.js"
 
 /**
  * What a grader grades (the grader contract's `GraderInput`): the rollout's final answer, its task's dataset row,
@@ -27,7 +27,15 @@ export const judgeGraderFields = {
   weight: Schema.optionalWith(Schema.Number.pipe(Schema.nonNegative()), { exact: true }),
   /** The dataset column holding the task put to the policy, shown to the judge. */
   question: Schema.optionalWith(Schema.NonEmptyTrimmedString, { exact: true, default: () => "question" }),
+  /** This grader's own judge (a second judge to compare with the first, say); else `[eval.judge]`. */
+  judge: Schema.optionalWith(JudgeSettings, { exact: true }),
 }
+
+/** The judge a model grader asks: its own, else the eval's; null when neither is declared. */
+export const judgeOf = (
+  spec: { readonly judge?: JudgeSettings | undefined },
+  evalJudge: JudgeSettings | undefined,
+): JudgeSettings | null => spec.judge ?? evalJudge ?? null
 
 /** What every model grader's verdict records of its judge: model, every sample's value, tries and spend. */
 export interface JudgeRecord<A> {

@@ -26,7 +26,7 @@ const VariableName = Schema.String.pipe(
  * apart. Stored with the run (`config.json`): a variable's name is stored, never a key.
  */
 export const JudgeSettings = Schema.Struct({
-  model: Schema.NonEmptyTrimmedString.annotations(
+  model: Schema.propertySignature(Schema.NonEmptyTrimmedString).annotations(
     doc({
       description: "The judge's model, asked by every model grader of the eval.",
       synthAi: null,
@@ -66,7 +66,7 @@ export const JudgeSettings = Schema.Struct({
   samples: opt(PositiveInt).annotations(
     doc({
       description:
-        "Judge answers per item and grader (the issue's `judge_samples`): the verdict is their mean, and the summary reports the judge's own variance and its share of the score's standard error.",
+        "Judge answers per item and grader: the verdict is their mean, and the summary reports the judge's own variance and its share of the score's standard error.",
       synthAi: null,
       example: "3",
       defaultText: "1",
