@@ -125,7 +125,8 @@ const judgeSpending = (judge: JudgeCallSpending): JudgeSpending => {
  * - token and cost totals are null, not 0, when no rollout reported them: an unpriced run must not look free.
  *   Costs are rounded to 1e-10 USD so that sums carry no float noise. When the run's model calls were
  *   recorded, the totals are theirs, call by call: every call made is spent, those of failed tries and of
- *   rollouts that errored included (the latter also apart, `spent_on_errors`).
+ *   rollouts that errored included (the latter also apart, `spent_on_errors`). They are the policy's: a model
+ *   grader's judge calls are counted apart, in `judge`.
  * - `duration_s` and `throughput_per_s` are this session's (a resumed run's earlier rollouts are not counted
  *   in its rate); `run_duration_s` and `run_throughput_per_s` cover the whole run: earlier sessions' active
  *   time (the union of their rollouts' [started_at, finished_at]) plus this session's duration.
