@@ -73,25 +73,28 @@ const tableOf = (ast: SchemaAST.AST): SchemaAST.TypeLiteral => {
   throw new Error(`expected a table schema, got ${ast._tag}`)
 }
 
-/** Every key of `[eval]` and of `[eval.policy_config]`, from `EvalTomlSection` and its annotations. */
+/** The `[eval]` keys that are tables of keys of their own, each documented key by key. */
+const SUBTABLES = ["policy_config", "judge"] as const
+
+/** Every key of `[eval]` and of its tables (`[eval.policy_config]`, `[eval.judge]`), from `EvalTomlSection` and its annotations. */
 export const configKeys = (): ReadonlyArray<ConfigKey> => {
   const defaults = resolvedDefaults()
   const section = tableOf(EvalTomlSection.ast).propertySignatures
-  const policy = section.find((signature) => signature.name === "policy_config")
-  if (policy === undefined) throw new Error("EvalTomlSection has no policy_config")
-  return [
-    ...keysOf(section, "", defaults),
-    ...keysOf(tableOf(policy.type).propertySignatures, "policy_config.", defaults),
-  ]
+  const subtables = SUBTABLES.map((name) => {
+    const signature = section.find((each) => each.name === name)
+    if (signature === undefined) throw new Error(`EvalTomlSection has no ${name}`)
+    return keysOf(tableOf(signature.type).propertySignatures, `${name}.`, defaults)
+  })
+  return [...keysOf(section, "", defaults), ...subtables.flat()]
 }
 
 const flagLink = (flag: string) => `[${code(flag)}](./cli#proctor-eval)`
 
 const keySection = (key: ConfigKey): string => {
   const { doc } = key
-  const [table_, name] = key.path.startsWith("policy_config.")
-    ? ["[eval.policy_config]", key.path.slice("policy_config.".length)]
-    : ["[eval]", key.path]
+  const subtable = SUBTABLES.find((name) => key.path.startsWith(`${name}.`))
+  const [table_, name] =
+    subtable === undefined ? ["[eval]", key.path] : [`[eval.${subtable}]`, key.path.slice(subtable.length + 1)]
   return [
     `### ${key.path}`,
     "",
@@ -121,6 +124,7 @@ export const configReference = (): string => {
   const synthAi = keys.filter((key) => !key.path.includes(".") && key.doc.synthAi !== null)
   const own = keys.filter((key) => !key.path.includes(".") && key.doc.synthAi === null)
   const policy = keys.filter((key) => key.path.startsWith("policy_config."))
+  const judge = keys.filter((key) => key.path.startsWith("judge."))
   const body = [
     "An eval config is synth-ai's `[eval]` TOML table (or the same keys at the top level of the file), plus",
     "keys of proctor's own. Precedence: flags, then the config file, then the environment (`ENVIRONMENT_API_KEY`;",
@@ -143,6 +147,12 @@ export const configReference = (): string => {
     "directory, and a resumed run reads them again from its config file.",
     "",
     policy.map(keySection).join("\n\n"),
+    "",
+    "## [eval.judge]",
+    "",
+    "The judge of model graders, on an upstream of its own; see the guide [How far to trust your judge](../guide/judges).",
+    "",
+    judge.map(keySection).join("\n\n"),
     "",
     "## synth-ai's other names",
     "",

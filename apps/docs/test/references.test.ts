@@ -63,8 +63,12 @@ describe("config keys' docs (configKeyDoc annotations in EvalRunConfig.ts)", () 
     for (const key of keys) {
       const [table, name] = key.path.startsWith("policy_config.")
         ? ["[eval.policy_config]", key.path.slice("policy_config.".length)]
-        : ["[eval]", key.path]
-      const document = parse(`${table}\n${name} = ${key.doc.example}\n`) as { eval: unknown }
+        : key.path.startsWith("judge.")
+          ? ["[eval.judge]", key.path.slice("judge.".length)]
+          : ["[eval]", key.path]
+      // A judge table needs its model: the other keys' examples are tried next to one.
+      const required = table === "[eval.judge]" && name !== "model" ? 'model = "m"\n' : ""
+      const document = parse(`${table}\n${required}${name} = ${key.doc.example}\n`) as { eval: unknown }
       const decoded = Schema.decodeUnknownEither(EvalTomlSection)(document.eval)
       expect(Either.isRight(decoded), `${key.path} = ${key.doc.example}`).toBe(true)
     }

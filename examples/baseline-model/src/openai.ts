@@ -25,6 +25,8 @@ export interface ChatRequest {
   readonly tools?: ReadonlyArray<ToolDefinition>
   readonly tool_choice?: unknown
   readonly temperature?: number
+  /** OpenAI's best-effort determinism seed; the judge policy draws its sample noise from it. */
+  readonly seed?: number
   readonly max_tokens?: number
   readonly max_completion_tokens?: number
   readonly stream?: boolean

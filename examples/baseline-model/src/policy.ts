@@ -1,6 +1,7 @@
 import { type Decision, lastMessage } from "./decision.js"
 import { fnv1a } from "./hash.js"
 import { intentPolicy } from "./intentPolicy.js"
+import { judgePolicy } from "./judgePolicy.js"
 import { mathPolicy } from "./mathPolicy.js"
 import { type ChatRequest, messageText } from "./openai.js"
 import { shellDialectOf, shellPolicy } from "./shellPolicy.js"
@@ -25,7 +26,9 @@ const plainReply = (request: ChatRequest): Decision => {
 /** Picks the task-specific heuristic by the tools offered; a tool choice of "none" forces text. */
 export const decide = (request: ChatRequest): Decision => {
   const tools = new Set((request.tools ?? []).map((tool) => tool.function.name))
-  if (tools.size === 0 || request.tool_choice === "none") return sumPolicy(request) ?? plainReply(request)
+  if (tools.size === 0 || request.tool_choice === "none") {
+    return judgePolicy(request) ?? sumPolicy(request) ?? plainReply(request)
+  }
   if (tools.has("calculator") && tools.has("submit_answer")) return mathPolicy(request) ?? plainReply(request)
   if (tools.has("classify_intent")) return intentPolicy(request)
   const shell = shellDialectOf(tools)

@@ -2,7 +2,7 @@ import { type Decision, lastMessage } from "./decision.js"
 import { fnv1a } from "./hash.js"
 import { type ChatRequest, messageText } from "./openai.js"
 
-const SUM_QUESTION = /\bwhat is (-?\d+) \+ (-?\d+)\s*\?/i
+export const SUM_QUESTION = /\bwhat is (-?\d+) \+ (-?\d+)\s*\?/i
 
 /** One question in this many gets a sum off by one (a slipped carry), chosen by the question's text. */
 const SLIP_EVERY = 10

@@ -144,3 +144,53 @@ describe("intent heuristic", () => {
     expect(c.choices).toEqual(d.choices)
   })
 })
+
+describe("judge policy", () => {
+  const judgePrompt = (format: string, sections: string) => [
+    {
+      role: "system",
+      content: `You are a judge: you grade an answer to a task, carefully and impartially.\nScore it.\nReply with one JSON object and nothing else, in this format:\n${format}`,
+    },
+    { role: "user", content: sections },
+  ]
+  const SCORE = '{"reasoning": "<one or two sentences>", "score": <an integer from 1 to 5>}'
+  const LABEL = '{"reasoning": "<one or two sentences>", "label": "<one of: good, bad>"}'
+  const WINNER = '{"reasoning": "<one or two sentences>", "winner": "<one of: A, B, tie>"}'
+  const verdict = async (messages: Json[], extra: Record<string, unknown> = {}) =>
+    JSON.parse((await chat({ messages, ...extra })).choices[0].message.content)
+
+  it("answers a rubric in its declared range: the top for a right sum, the bottom for a wrong one, mostly", async () => {
+    let agreed = 0
+    for (let i = 0; i < 50; i++) {
+      const task = `[Task]\nWhat is ${i} + 7?\n\n[Answer]\n${i % 2 === 0 ? i + 7 : i + 8}`
+      const { score } = await verdict(judgePrompt(SCORE, task))
+      expect([1, 5]).toContain(score)
+      if ((score === 5) === (i % 2 === 0)) agreed++
+    }
+    // Wrong on one item in five, chosen by the prompt's text.
+    expect(agreed).toBeGreaterThanOrEqual(30)
+    expect(agreed).toBeLessThan(50)
+  })
+
+  it("picks a declared label, a passing one for an answer matching the reference, mostly", async () => {
+    const labels = "[Labels]\n- good (a passing grade)\n- bad"
+    let agreed = 0
+    for (let i = 0; i < 40; i++) {
+      const answer = i % 2 === 0 ? `Paris ${i}` : `Lyon ${i}`
+      const task = `[Task]\nName ${i}?\n\n[Reference answer]\nParis ${i}\n\n[Answer]\n${answer}\n\n${labels}`
+      const { label } = await verdict(judgePrompt(LABEL, task))
+      expect(["good", "bad"]).toContain(label)
+      if ((label === "good") === (i % 2 === 0)) agreed++
+    }
+    expect(agreed).toBeGreaterThanOrEqual(24)
+    expect(agreed).toBeLessThan(40)
+  })
+
+  it("is deterministic, and with temperature and a seed varies by sample", async () => {
+    const messages = judgePrompt(WINNER, "[Task]\nWhat is 2 + 2?\n\n[Answer A]\n5\n\n[Answer B]\n4")
+    expect(await verdict(messages)).toEqual(await verdict(messages))
+    const winners = new Set<string>()
+    for (let seed = 0; seed < 40; seed++) winners.add((await verdict(messages, { temperature: 1, seed })).winner)
+    expect(winners.size).toBe(2)
+  })
+})

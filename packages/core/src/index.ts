@@ -32,6 +32,22 @@ export * from "./interceptor/PolicyUpstream.js"
 export * from "./interceptor/serveInterceptor.js"
 export { isRecord } from "./internal/isRecord.js"
 export { listeningUrl } from "./internal/listeningUrl.js"
+export * from "./judge/factGrader.js"
+export * from "./judge/JudgeClient.js"
+export * from "./judge/JudgedRollout.js"
+export * from "./judge/JudgeError.js"
+export {
+  askSamples,
+  columnText,
+  type JudgeGrader,
+  type JudgeRecord,
+  judgeGraderFields,
+} from "./judge/JudgeGrader.js"
+export * from "./judge/JudgeSettings.js"
+export * from "./judge/judgeObservation.js"
+export * from "./judge/labelGrader.js"
+export * from "./judge/pairwiseGrader.js"
+export * from "./judge/rubricGrader.js"
 export * from "./plan/Seeds.js"
 export * from "./pricing/Pricing.js"
 export * from "./result/AgentTrajectoryEvent.js"
@@ -54,6 +70,10 @@ export * from "./store/ResultStore.js"
 export * from "./store/RunDirectory.js"
 export * from "./store/RunReader.js"
 export * from "./summary/Binomial.js"
+export * from "./summary/Bootstrap.js"
+export * from "./summary/CohenKappa.js"
+export * from "./summary/JudgeTrust.js"
+export * from "./summary/KrippendorffAlpha.js"
 export * from "./summary/StudentT.js"
 export * from "./summary/Summary.js"
 export * from "./taskApp/RolloutOutcome.js"

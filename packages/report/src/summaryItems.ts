@@ -1,4 +1,4 @@
-import type { RunSummary, ScoreMetrics } from "@proctor/core"
+import type { BootstrapEstimate, GraderTrust, JudgesAgreement, RunSummary, ScoreMetrics } from "@proctor/core"
 import {
   formatEstimate,
   formatInteger,
@@ -72,6 +72,79 @@ const cost = (c: RunSummary["cost_usd"]): string =>
         c.per_correct === null ? "" : ` · ${formatUsd(c.per_correct)} per correct answer`
       }${onErrors(c.spent_on_errors, formatUsd)} (${c.rollouts_priced} priced)`
 
+/** The judge's spending, apart from the policy's tokens and cost above. */
+const judgeSpend = (j: NonNullable<RunSummary["judge"]>): string => {
+  const tokens =
+    j.tokens === null
+      ? "tokens unreported"
+      : `${formatInteger(j.tokens)} tokens${j.tokens_per_rollout === null ? "" : ` (${formatInteger(j.tokens_per_rollout)} per rollout)`}`
+  const cost =
+    j.cost_usd === null
+      ? "unpriced"
+      : `${formatUsd(j.cost_usd)}${j.cost_per_rollout === null ? "" : ` (${formatUsd(j.cost_per_rollout)} per rollout)`}`
+  return `${tokens} · ${cost} · ${plural(j.calls, "call")} for ${plural(j.rollouts_judged, "rollout")}`
+}
+
+/** A statistic with its bootstrap interval: `0.62 (95% CI 0.50 – 0.73)`. */
+const estimate = (e: BootstrapEstimate): string =>
+  e.value === null
+    ? "undefined (no variation)"
+    : `${formatNumber(e.value)}${e.ci95 === null ? "" : ` (95% CI ${formatNumber(e.ci95[0])} – ${formatNumber(e.ci95[1])})`}`
+
+const percent = (share: number) => `${Math.round(share * 100)}%`
+
+const agreement = (a: {
+  readonly items: number
+  readonly kappa: BootstrapEstimate | null
+  readonly alpha: BootstrapEstimate
+  readonly alpha_level: string
+}): string =>
+  `${a.kappa === null ? "" : `kappa ${estimate(a.kappa)} · `}alpha (${a.alpha_level}) ${estimate(a.alpha)} · n=${a.items}`
+
+/** One judge grader's trust statistics, a line each. */
+const graderTrustItems = (g: GraderTrust): Array<readonly [string, string]> => {
+  const items: Array<readonly [string, string]> = []
+  const label = `judge ${g.grader}`
+  if (g.human !== null) {
+    const matrix = g.human.confusion
+    const confusion =
+      matrix === null
+        ? ""
+        : ` · confusion (rows human, columns judge; ${matrix.labels.join(", ")}): ${matrix.counts
+            .map((row) => `[${row.join(" ")}]`)
+            .join(" ")}`
+    items.push([label, `vs human labels: ${agreement(g.human)}${confusion}`])
+  }
+  const self = g.self_consistency
+  if (self !== null) {
+    const share = self.share_of_stderr2 === null ? "" : ` · ${percent(self.share_of_stderr2)} of the score's SE²`
+    items.push([
+      label,
+      `self-consistency over ${self.samples} samples: within-item variance ${formatSignificant(self.within_item_variance)}${share}`,
+    ])
+  }
+  const bias = g.position_bias
+  if (bias !== null) {
+    const first = bias.first_shown_wins === null ? "" : ` · first shown wins ${percent(bias.first_shown_wins)}`
+    items.push([
+      label,
+      `position bias: verdict flips on swap ${estimate(bias.flip_rate)} of ${bias.items} items${first}`,
+    ])
+  }
+  const win = g.win_rate
+  if (win !== null && win.value !== null) {
+    const ci =
+      win.ci95 === null ? "" : ` (95% CI ${formatNumber(win.ci95[0])} – ${formatNumber(win.ci95[1])}, paired by task)`
+    items.push([label, `win rate ${formatNumber(win.value)}${ci} · ${plural(win.tasks, "task")}`])
+  }
+  return items
+}
+
+const judgesAgreementItem = (a: JudgesAgreement): readonly [string, string] => [
+  "judges agree",
+  `${a.graders[0]} vs ${a.graders[1]}: ${agreement(a)}`,
+]
+
 const rate = (perS: number | null): string => (perS === null ? "" : ` · ${perS.toFixed(1)} rollouts/s`)
 
 /** One session: its time and rate. Resumed: this session's and the whole run's, each labelled. */
@@ -137,6 +210,10 @@ export const summaryItems = (s: RunSummary): ReadonlyArray<readonly [label: stri
     ["latency ms", latency(s.latency_ms)],
     ["tokens", tokens(s.tokens)],
     ["cost", cost(s.cost_usd)],
+    ...(s.judge === undefined ? [] : [["judge", judgeSpend(s.judge)] as const]),
+    ...(s.judge_trust === undefined
+      ? []
+      : [...s.judge_trust.graders.flatMap(graderTrustItems), ...s.judge_trust.agreement.map(judgesAgreementItem)]),
     [
       "retries",
       s.retried_errors > 0 ? `${s.retries} · ${s.retried_errors} errored rollouts run again` : String(s.retries),

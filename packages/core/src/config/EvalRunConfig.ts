@@ -1,4 +1,5 @@
 import { Either, ParseResult, Schema } from "effect"
+import { JudgeSettings } from "../judge/JudgeSettings.js"
 import { Seeds } from "../plan/Seeds.js"
 import { TraceFormat } from "../taskApp/TaskAppWire.js"
 import { configKeyDoc as doc } from "./ConfigKeyDoc.js"
@@ -411,6 +412,14 @@ export const EvalTomlSection = Schema.Struct({
       flag: "--verifier-timeout",
     }),
   ),
+  judge: opt(JudgeSettings).annotations(
+    doc({
+      description:
+        "The judge model that model graders (`rubric`, `label`, `fact`, `pairwise`) ask, on an upstream of its own: its calls are traced through the run's interceptor and priced and reported apart from the policy's. See the `judge.` keys.",
+      synthAi: null,
+      example: '{ model = "gpt-4o-mini", provider = "openai" }',
+    }),
+  ),
 })
 export type EvalTomlSection = typeof EvalTomlSection.Type
 
@@ -474,6 +483,8 @@ export const EvalRunConfigFromJson = Schema.Struct({
   max_cost: opt(Schema.Number),
   agent_timeout_s: opt(Schema.Number),
   verifier_timeout_s: opt(Schema.Number),
+  /** The judge of model graders (see `EvalTomlSection.judge`): its model, parameters and key variable, never a key. */
+  judge: opt(JudgeSettings),
 })
 
 /** A fully resolved eval run: what the runner executes and what `config.json` records (minus secrets). */

@@ -300,6 +300,7 @@ export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: Ev
     ops: merged.ops ?? null,
     pass_threshold: merged.pass_threshold ?? defaults.pass_threshold,
     ...(merged.cluster_by === undefined ? {} : { cluster_by: merged.cluster_by }),
+    ...(merged.judge === undefined ? {} : { judge: merged.judge }),
     max_response_bytes: merged.max_response_bytes ?? defaults.max_response_bytes,
     ...agentKeys(merged),
     ...limitsOf(merged),

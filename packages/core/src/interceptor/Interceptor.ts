@@ -65,6 +65,8 @@ export interface InterceptorOpenOptions {
   readonly attempt: number
   readonly upstream: InterceptorUpstream
   readonly budget?: RolloutBudget | undefined
+  /** A judge's calls (a model grader's, on the judge's own upstream): recorded with `role: "judge"` and the grader. */
+  readonly judge?: { readonly grader: string } | undefined
 }
 
 export interface InterceptedRollout {

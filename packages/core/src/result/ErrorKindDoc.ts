@@ -56,4 +56,9 @@ export const errorKindDocs: Readonly<Record<ErrorKind, ErrorKindDoc>> = {
     retried: "no",
     meaning: "The task's tests ran but left no reward (`/logs/verifier/reward.txt` or `reward.json`), or timed out.",
   },
+  judge: {
+    retried: "no",
+    meaning:
+      "A model grader's judge gave no usable verdict: its answer did not parse or was out of the declared range, or its calls failed, after the judge's own retries with backoff (`[eval.judge] retries`).",
+  },
 }

@@ -28,6 +28,7 @@ export const ErrorKind = Schema.Literal(
   "too_large",
   "sandbox",
   "verifier",
+  "judge",
 )
 export type ErrorKind = typeof ErrorKind.Type
 

@@ -46,5 +46,12 @@ export const ModelCall = Schema.Struct({
   finish_reason: Schema.NullOr(Schema.String),
   /** Null when the model has no known price: unpriced, never $0. */
   cost_usd: NullableNumber,
+  /**
+   * Whose call this is: absent for the policy's (what the rollout itself called), `judge` for a model grader's
+   * call on the judge's own upstream, so the two are counted and priced apart.
+   */
+  role: Schema.optionalWith(Schema.Literal("judge"), { exact: true }),
+  /** A judge call's grader (its name in the eval's graders). */
+  grader: Schema.optionalWith(Schema.String, { exact: true }),
 })
 export type ModelCall = typeof ModelCall.Type

@@ -37,6 +37,21 @@ export interface CallSpending {
   /** The part spent on rollouts whose result is an error. */
   readonly errorTokens: number
   readonly errorCostUsd: number
+  /**
+   * What the judge's calls (`role = "judge"`, a model grader's) spent, counted apart: the fields above are the
+   * policy's alone. Absent when the store does not tell them apart.
+   */
+  readonly judge?: JudgeCallSpending | undefined
+}
+
+/** A judge's calls and what they spent; `rollouts` is how many rollouts they were made for. */
+export interface JudgeCallSpending {
+  readonly calls: number
+  readonly tokens: number
+  readonly metered: number
+  readonly costUsd: number
+  readonly priced: number
+  readonly rollouts: number
 }
 
 export interface ResultStoreService {

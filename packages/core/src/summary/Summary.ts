@@ -2,9 +2,10 @@ import { Schema } from "effect"
 import { roundUsd } from "../internal/roundUsd.js"
 import { errorKindDocs } from "../result/ErrorKindDoc.js"
 import type { ErrorKind, EvalResult, RolloutKey } from "../result/EvalResult.js"
-import type { CallSpending } from "../store/ResultStore.js"
+import type { CallSpending, JudgeCallSpending } from "../store/ResultStore.js"
 import { ActiveTime } from "./internal/ActiveTime.js"
 import { clusteringOf, ScoreStats } from "./internal/ScoreStats.js"
+import { JudgeTrust } from "./JudgeTrust.js"
 
 const NullableNumber = Schema.NullOr(Schema.Number)
 
@@ -81,6 +82,32 @@ export const LengthStats = Schema.Struct({
 export type LengthStats = typeof LengthStats.Type
 
 /**
+ * What the judge of model graders spent, apart from the policy (whose calls alone `tokens` and `cost_usd` count):
+ * its calls, tokens and USD in total and per rollout judged. Null totals: no call reported tokens, or none was priced.
+ */
+export const JudgeSpending = Schema.Struct({
+  calls: Schema.Number,
+  rollouts_judged: Schema.Number,
+  tokens: NullableNumber,
+  tokens_per_rollout: NullableNumber,
+  cost_usd: NullableNumber,
+  cost_per_rollout: NullableNumber,
+})
+export type JudgeSpending = typeof JudgeSpending.Type
+
+const judgeSpending = (judge: JudgeCallSpending): JudgeSpending => {
+  const per = (total: number) => (judge.rollouts > 0 ? total / judge.rollouts : null)
+  return {
+    calls: judge.calls,
+    rollouts_judged: judge.rollouts,
+    tokens: judge.metered > 0 ? judge.tokens : null,
+    tokens_per_rollout: judge.metered > 0 ? per(judge.tokens) : null,
+    cost_usd: judge.priced > 0 ? judge.costUsd : null,
+    cost_per_rollout: judge.priced > 0 ? roundUsd(per(judge.costUsd) ?? 0) : null,
+  }
+}
+
+/**
  * The error-aware summary of a run (nanoeval style), JSON-friendly.
  *
  * - `metrics` covers ok rollouts that have a score; `metrics_including_errors` adds every errored rollout as
@@ -98,7 +125,8 @@ export type LengthStats = typeof LengthStats.Type
  * - token and cost totals are null, not 0, when no rollout reported them: an unpriced run must not look free.
  *   Costs are rounded to 1e-10 USD so that sums carry no float noise. When the run's model calls were
  *   recorded, the totals are theirs, call by call: every call made is spent, those of failed tries and of
- *   rollouts that errored included (the latter also apart, `spent_on_errors`).
+ *   rollouts that errored included (the latter also apart, `spent_on_errors`). They are the policy's: a model
+ *   grader's judge calls are counted apart, in `judge`.
  * - `duration_s` and `throughput_per_s` are this session's (a resumed run's earlier rollouts are not counted
  *   in its rate); `run_duration_s` and `run_throughput_per_s` cover the whole run: earlier sessions' active
  *   time (the union of their rollouts' [started_at, finished_at]) plus this session's duration.
@@ -155,6 +183,10 @@ export const RunSummary = Schema.Struct({
   run_throughput_per_s: NullableNumber,
   /** Agent runs (some result has a `stop_reason`): nanoeval's length statistics, see `LengthStats`. */
   length_stats: Schema.optional(LengthStats),
+  /** Runs with model graders: what their judge spent, apart from `tokens` and `cost_usd` (the policy's). */
+  judge: Schema.optional(JudgeSpending),
+  /** Runs with model graders: how far their judges can be trusted (human agreement, self-consistency, bias). */
+  judge_trust: Schema.optional(JudgeTrust),
 })
 export type RunSummary = typeof RunSummary.Type
 
@@ -292,6 +324,8 @@ export class SummaryAccumulator {
     readonly retriedErrors?: number | undefined
     /** The run's recorded model calls: when present, the token and cost totals are theirs. */
     readonly callSpending?: CallSpending | undefined
+    /** The judges' trust statistics, from the run's model-grader verdicts (`judgeTrust`). */
+    readonly judgeTrust?: JudgeTrust | null | undefined
   }): RunSummary {
     const calls = info.callSpending !== undefined && info.callSpending.calls > 0 ? info.callSpending : null
     const completed = this.ok + this.errored
@@ -350,6 +384,8 @@ export class SummaryAccumulator {
       run_duration_s: runDurationS,
       run_throughput_per_s: runDurationS > 0 ? completed / runDurationS : null,
       ...(this.stopReasons.size === 0 ? {} : { length_stats: this.lengthStats() }),
+      ...(info.callSpending?.judge === undefined ? {} : { judge: judgeSpending(info.callSpending.judge) }),
+      ...(info.judgeTrust === undefined || info.judgeTrust === null ? {} : { judge_trust: info.judgeTrust }),
     }
   }
 

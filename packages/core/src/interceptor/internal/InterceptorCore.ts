@@ -111,6 +111,7 @@ export class InterceptorCore implements Recorder {
       target,
       apiKey: key,
       provider: provider === undefined || provider === null || provider === "" ? target.inferredProvider : provider,
+      judgeOf: request.judge?.grader ?? null,
       gate: this.gateFor(request.upstream.baseUrl, key),
       started: 0,
       calls: [],

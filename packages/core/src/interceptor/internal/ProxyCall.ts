@@ -346,6 +346,7 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
       usage,
       finish_reason: summary.finishReason,
       cost_usd: cost,
+      ...(session.judgeOf === null ? {} : { role: "judge", grader: session.judgeOf }),
     }
     this.recorder.record(session, this.slot, call)
     spend(session, tokens, cost)

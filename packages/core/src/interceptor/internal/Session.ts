@@ -27,6 +27,8 @@ export interface Session {
   readonly target: Target
   readonly apiKey: string | null
   readonly provider: string | null
+  /** Set for a judge's calls: the grader they are made for. */
+  readonly judgeOf: string | null
   /** Asked before each call is sent, told of each 429: shared by every rollout calling this upstream with this key. */
   readonly gate: GatedUpstream
   /** Calls started so far: the next call's index (its place in start order). */

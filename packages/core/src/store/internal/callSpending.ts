@@ -9,16 +9,20 @@ interface StoredUsage {
   readonly attempt?: unknown
   readonly usage?: { readonly total_tokens?: unknown } | null
   readonly cost_usd?: unknown
+  readonly role?: unknown
 }
 
 const finite = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null)
 
 /**
  * What every call in `model_calls.jsonl` spent, tries that failed and rollouts that errored included; the
- * part of it spent on rollouts `errored` names. A line that is no call (a write cut short) is left out.
+ * part of it spent on rollouts `errored` names. A line that is no call (a write cut short) is left out. The
+ * judge's calls (`role = "judge"`) are counted apart, in `judge`.
  */
 export const sumCallSpending = async (path: string, errored: (key: RolloutKey) => boolean): Promise<CallSpending> => {
   const spending = { calls: 0, tokens: 0, metered: 0, costUsd: 0, priced: 0, errorTokens: 0, errorCostUsd: 0 }
+  const judge = { calls: 0, tokens: 0, metered: 0, costUsd: 0, priced: 0 }
+  const judgedRollouts = new Set<string>()
   if (!existsSync(path)) return spending
   await forEachLine(path, (bytes) => {
     let call: StoredUsage
@@ -30,6 +34,21 @@ export const sumCallSpending = async (path: string, errored: (key: RolloutKey) =
     const seed = finite(call.seed)
     const attempt = finite(call.attempt)
     if (seed === null || attempt === null) return
+    if (call.role === "judge") {
+      judge.calls++
+      judgedRollouts.add(`${seed}/${attempt}`)
+      const tokens = finite(call.usage?.total_tokens)
+      if (tokens !== null) {
+        judge.tokens += tokens
+        judge.metered++
+      }
+      const cost = finite(call.cost_usd)
+      if (cost !== null) {
+        judge.costUsd += cost
+        judge.priced++
+      }
+      return
+    }
     spending.calls++
     const onError = errored({ seed, attempt })
     const tokens = finite(call.usage?.total_tokens)
@@ -45,5 +64,12 @@ export const sumCallSpending = async (path: string, errored: (key: RolloutKey) =
       if (onError) spending.errorCostUsd += cost
     }
   })
-  return { ...spending, costUsd: roundUsd(spending.costUsd), errorCostUsd: roundUsd(spending.errorCostUsd) }
+  return {
+    ...spending,
+    costUsd: roundUsd(spending.costUsd),
+    errorCostUsd: roundUsd(spending.errorCostUsd),
+    ...(judge.calls === 0
+      ? {}
+      : { judge: { ...judge, costUsd: roundUsd(judge.costUsd), rollouts: judgedRollouts.size } }),
+  }
 }

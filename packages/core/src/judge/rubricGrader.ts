@@ -1,0 +1,77 @@
+import { Effect, Schema } from "effect"
+import { askSamples, columnText, type JudgeGrader, judgeGraderFields } from "./JudgeGrader.js"
+import { judgeJson, reasoningOf } from "./judgeAnswer.js"
+import { judgeMessages, scoreFormat } from "./judgePrompt.js"
+
+const Range = Schema.Tuple(Schema.Int, Schema.Int).pipe(
+  Schema.filter(([min, max]) => min < max || "expected [min, max] with min < max"),
+)
+
+/**
+ * A rubric score: the judge reads the rubric and answers a score in `range` with its reasoning. The verdict's score
+ * is the mean answer mapped onto [0, 1]; it passes at `pass_score` (default: the upper half of the range).
+ */
+export const RubricGraderSpec = Schema.Struct({
+  type: Schema.Literal("rubric"),
+  ...judgeGraderFields,
+  rubric: Schema.NonEmptyTrimmedString,
+  range: Schema.optionalWith(Range, { exact: true, default: () => [1, 5] as const }),
+  pass_score: Schema.optionalWith(Schema.Number.pipe(Schema.finite()), { exact: true }),
+  /** A dataset column with a reference answer, shown to the judge when given. */
+  reference: Schema.optionalWith(Schema.NonEmptyTrimmedString, { exact: true }),
+})
+export type RubricGraderSpec = typeof RubricGraderSpec.Type
+
+const INSTRUCTIONS = "Score the answer by the rubric, from the lowest score (fails it) to the highest (meets it fully)."
+
+/** A number, or a string that is one (`"4"`): what judges write for a score. */
+const numberOf = (value: unknown): number | null => {
+  const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value
+  return typeof number === "number" && Number.isFinite(number) ? number : null
+}
+
+export const rubricGrader: JudgeGrader<RubricGraderSpec> = (spec, input) =>
+  Effect.gen(function* () {
+    const [min, max] = spec.range
+    const { answers, record } = yield* askSamples({
+      grader: spec.name,
+      messages: judgeMessages(INSTRUCTIONS, scoreFormat(min, max), [
+        { title: "Task", text: columnText(input.item, spec.question) },
+        { title: "Reference answer", text: spec.reference === undefined ? "" : columnText(input.item, spec.reference) },
+        { title: "Answer", text: input.answer },
+        { title: "Rubric", text: spec.rubric },
+      ]),
+      read: (text) => {
+        const json = judgeJson(text)
+        if (json === null)
+          return { ok: false, reason: "unparseable", message: "the judge's answer holds no JSON object" }
+        const score = numberOf(json.score)
+        if (score === null)
+          return { ok: false, reason: "unparseable", message: 'the judge\'s answer has no numeric "score"' }
+        if (score < min || score > max) {
+          return {
+            ok: false,
+            reason: "out_of_range",
+            message: `the judge's score ${score} is outside [${min}, ${max}]`,
+          }
+        }
+        return { ok: true, value: { score, reasoning: reasoningOf(json) } }
+      },
+    })
+    const raw = answers.reduce((total, answer) => total + answer.value.score, 0) / answers.length
+    const passScore = spec.pass_score ?? (min + max) / 2
+    const reasoning = answers[0]?.value.reasoning ?? null
+    return {
+      score: (raw - min) / (max - min),
+      passed: raw >= passScore,
+      ...(reasoning === null ? {} : { reason: reasoning }),
+      details: {
+        kind: "score",
+        raw_score: raw,
+        range: [min, max],
+        pass_score: passScore,
+        sample_scores: answers.map((answer) => (answer.value.score - min) / (max - min)),
+        judge: record(reasoning),
+      },
+    }
+  }).pipe(Effect.withSpan("rubricGrader", { attributes: { grader: spec.name } }))
