@@ -7,6 +7,7 @@ import { Context, Effect, Either, Exit, Fiber, Layer, Option, TestClock } from "
 import { HttpTaskAppSolverLayer } from "../src/solver/HttpTaskAppSolver.js"
 import { type RolloutTask, Solver } from "../src/solver/Solver.js"
 import { PENDING_ROLLOUTS_FILE, PendingRolloutsFileLayer } from "../src/store/PendingRolloutsFile.js"
+import type { StoreError } from "../src/store/ResultStore.js"
 import { acceptedRolloutOf, pollStateOf } from "../src/taskApp/AsyncRolloutWire.js"
 import { awaitAsyncRollout } from "../src/taskApp/awaitAsyncRollout.js"
 import { PendingRollouts } from "../src/taskApp/PendingRollouts.js"
@@ -52,14 +53,14 @@ const taskFor = (url: string, timeout_s = 60, seed = 0): RolloutTask => ({
   config: testRunConfig({ task_app_url: url, timeout_s }),
 })
 
-const solverLayer = (url: string, pending: Layer.Layer<PendingRollouts> = PendingRollouts.layer) =>
+const solverLayer = (url: string, pending: Layer.Layer<PendingRollouts, StoreError> = PendingRollouts.layer) =>
   HttpTaskAppSolverLayer.pipe(
     Layer.provide(TaskAppClient.layer({ baseUrl: url, timeoutMs: 5_000 })),
     Layer.provide(pending),
   )
 
 /** The solver, built in the test's scope (its connection pool lives as long as the test). */
-const buildSolver = (layer: Layer.Layer<Solver>) =>
+const buildSolver = <E>(layer: Layer.Layer<Solver, E>) =>
   Effect.map(Layer.build(layer), (context) => Context.get(context, Solver))
 
 const pendingAt = (acceptedAtMs: number, appRolloutId = "r1") => ({

@@ -1,4 +1,11 @@
-import { outcomeOf, type RolloutRequest, type RolloutResponse, TaskAppClient, TaskAppError } from "@proctor/core"
+import {
+  checkTaskApp,
+  outcomeOf,
+  type RolloutRequest,
+  type RolloutResponse,
+  TaskAppClient,
+  TaskAppError,
+} from "@proctor/core"
 import { waitFor } from "@proctor/test-kit"
 import { Effect, Either, Redacted } from "effect"
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
@@ -615,6 +622,27 @@ describe("the async form (rolloutMode: async)", () => {
     gateOf(3).reject(new Error("env crashed"))
     await waitFor("the rollout to fail", async () => (await call("GET", `/rollouts/${id}`)).body.status === "failed")
     expect((await call("GET", `/rollouts/${id}`)).body.error).toMatchObject({ code: "rollout_failed" })
+  })
+
+  it("proctor check follows the async form to the rollout's result", async () => {
+    gateOf(5).resolve(1)
+    const findings = await Effect.runPromise(
+      checkTaskApp({
+        url: server.url,
+        apiKey: Redacted.make(KEY),
+        seed: 5,
+        inferenceUrl: "http://127.0.0.1:9/v1",
+      }).pipe(
+        Effect.provide(TaskAppClient.layer({ baseUrl: server.url, apiKey: Redacted.make(KEY), timeoutMs: 5_000 })),
+      ),
+    )
+    const byCheck = new Map(findings.map((f) => [f.check, f]))
+    expect(byCheck.get("POST /rollout")).toMatchObject({
+      status: "pass",
+      detail: expect.stringContaining("async form"),
+    })
+    expect(byCheck.get("rollout score")).toMatchObject({ status: "pass", detail: "score 1" })
+    expect(byCheck.get("rollout run_id")?.status).toBe("pass")
   })
 
   it("proctor's client sees the async form and polls it to the result", async () => {

@@ -104,7 +104,9 @@ const transportError = (endpoint: string, timeoutMs: number, maxBytes: number) =
   return new TaskAppError({ reason: "Unreachable", endpoint, message: `${endpoint} unreachable (${detail})` })
 }
 
-const headerValue = (value: string | ReadonlyArray<string> | undefined) => (Array.isArray(value) ? value[0] : value)
+/** A header's (first) value, as undici hands headers over. */
+export const headerValue = (value: string | ReadonlyArray<string> | undefined) =>
+  Array.isArray(value) ? value[0] : value
 
 const snippet = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text)
 
