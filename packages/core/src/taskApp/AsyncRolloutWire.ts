@@ -1,4 +1,5 @@
 import { Either, Option, Schema } from "effect"
+import { isRecord } from "../internal/isRecord.js"
 
 /**
  * The async form of `POST /rollout`, after synth-ai's containers contract (`synth-laboratories/containers`,
@@ -43,16 +44,9 @@ export type PollState<Result = unknown> =
   /** 404: the app no longer holds the rollout (it restarted, or forgot it); it has to run again. */
   | { readonly _tag: "Unknown" }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-
 const pathOf = (location: string, basePath: string): string => {
-  const path = /^https?:\/\//i.test(location)
-    ? (() => {
-        const url = new URL(location)
-        return url.pathname + url.search
-      })()
-    : location
+  const absolute = /^https?:\/\//i.test(location) ? new URL(location) : null
+  const path = absolute === null ? location : absolute.pathname + absolute.search
   // The client prefixes every path with the app's base path; a status URL that already carries it would get it twice.
   return basePath !== "" && path.startsWith(`${basePath}/`) ? path.slice(basePath.length) : path
 }
