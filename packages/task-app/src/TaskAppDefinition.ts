@@ -79,7 +79,10 @@ export interface RolloutResult {
 }
 
 export interface RolloutContext {
-  /** Aborted when the caller hangs up, so a rollout stops paying for model calls nobody will read. */
+  /**
+   * Aborted when the caller hangs up (sync form) or asks to terminate the rollout (async form), so a rollout stops
+   * paying for model calls nobody will read.
+   */
   readonly signal: AbortSignal
   /** The id echoed in the response; forward it to the model (it is already in the inference URL if proctor's interceptor is in use). */
   readonly traceCorrelationId: string
@@ -120,6 +123,15 @@ export interface TaskAppDefinition {
    * `missing_field` naming it, before the handler runs.
    */
   readonly requires?: ReadonlyArray<RequiredField>
+  /**
+   * `"async"`: `POST /rollout` answers 202 `{rollout_id, status: "running", status_url}` at once and runs the handler
+   * in the background, for rollouts longer than an HTTP request should stay open; `GET /rollouts/{id}` answers
+   * `{status: "running"}`, then the rollout response with `status: "completed"` (or `"failed"` with the error), and
+   * `POST /rollouts/{id}/terminate` aborts the handler's `signal`. Default `"sync"`: the answer is the result.
+   */
+  readonly rolloutMode?: "sync" | "async"
+  /** How long a settled async rollout's answer is kept for callers to poll; default 10 minutes. */
+  readonly asyncRetentionMs?: number
   /** Fastify's logger option; off by default so a task app's stdout stays its own. */
   readonly logger?: FastifyServerOptions["logger"]
 }

@@ -4,6 +4,7 @@ import { Either } from "effect"
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from "fastify"
 import { environmentApiKeys } from "./environmentApiKeys.js"
 import { makeKeyCheck } from "./internal/auth.js"
+import { makeBackgroundRollouts } from "./internal/BackgroundRollouts.js"
 import { buildRolloutResponse } from "./internal/buildRolloutResponse.js"
 import { decodeRolloutRequest } from "./internal/decodeRolloutRequest.js"
 import { HandlerFailed } from "./internal/HandlerFailed.js"
@@ -15,6 +16,7 @@ import { errorEnvelope, TaskAppHttpError } from "./TaskAppHttpError.js"
 import { TaskAppSetupError } from "./TaskAppSetupError.js"
 
 const BODY_LIMIT_BYTES = 16 * 1024 * 1024
+const DEFAULT_ASYNC_RETENTION_MS = 10 * 60 * 1000
 const JSON_BODY_ERRORS = new Set(["FST_ERR_CTP_INVALID_JSON_BODY", "FST_ERR_CTP_EMPTY_JSON_BODY"])
 
 const allowedKeys = (apiKey: TaskAppDefinition["apiKey"]): string[] =>
@@ -59,7 +61,9 @@ const runHandler = async <A>(handler: string, run: () => A | Promise<A>, signal?
 
 /**
  * Serves a task app on synth-ai's contract: `GET /` (open), and `GET /health`, `GET /info`,
- * `GET /task_info`, `POST /rollout` behind the environment API key. Errors never crash the server:
+ * `GET /task_info`, `POST /rollout` behind the environment API key. With `rolloutMode: "async"`, `POST /rollout`
+ * answers 202 with a `rollout_id` at once and runs the handler in the background; `GET /rollouts/{id}` and
+ * `POST /rollouts/{id}/terminate` (synth-ai's containers contract) ask about it and stop it. Errors never crash the server:
  * a bad body is a 422 naming each wrong field (FastAPI's shape), a missing required field a 400 naming it,
  * a failing handler a JSON 500 naming the failure, with its stack logged.
  *
@@ -99,6 +103,10 @@ export const createTaskApp = (definition: TaskAppDefinition): TaskApp => {
   const taskInfo = definition.taskInfo ?? ((seed: number) => ({ task_metadata: { seed } }))
 
   const app = Fastify({ logger: definition.logger ?? false, bodyLimit: BODY_LIMIT_BYTES })
+  const background =
+    definition.rolloutMode === "async"
+      ? makeBackgroundRollouts(definition.asyncRetentionMs ?? DEFAULT_ASYNC_RETENTION_MS)
+      : null
 
   /** With fastify's logger off (the default) a failure's stack still has to reach the app's author. */
   const logFailure = (request: FastifyRequest, error: Error, message: string) => {
@@ -174,24 +182,64 @@ export const createTaskApp = (definition: TaskAppDefinition): TaskApp => {
     }
     const traceCorrelationId = traceCorrelationIdOf(decoded.right)
     const rolloutRequest = { ...decoded.right, run_id: decoded.right.run_id ?? traceCorrelationId }
+    const respond = async (signal: AbortSignal) => {
+      const result = checkResult(
+        await runHandler(
+          "rollout",
+          () => definition.rollout(rolloutRequest, { signal, traceCorrelationId, log: request.log }),
+          signal,
+        ),
+      )
+      return buildRolloutResponse({ appId: definition.appId, request: rolloutRequest, result, traceCorrelationId })
+    }
+    if (background !== null) {
+      const id = background.start(respond, (error) => {
+        const handlerFailed = error instanceof HandlerFailed
+        if (handlerFailed && error.callerGone) return
+        const thrown = handlerFailed && error.cause instanceof Error ? error.cause : (error as Error)
+        logFailure(request, thrown, `background rollout ${traceCorrelationId} failed`)
+      })
+      const statusUrl = `/rollouts/${id}`
+      return reply.code(202).header("location", statusUrl).send({
+        rollout_id: id,
+        status: "running",
+        status_url: statusUrl,
+        run_id: rolloutRequest.run_id,
+        trace_correlation_id: traceCorrelationId,
+      })
+    }
     const controller = new AbortController()
     const onClose = () => {
       if (!reply.raw.writableFinished) controller.abort()
     }
     reply.raw.once("close", onClose)
     try {
-      const result = checkResult(
-        await runHandler(
-          "rollout",
-          () => definition.rollout(rolloutRequest, { signal: controller.signal, traceCorrelationId, log: request.log }),
-          controller.signal,
-        ),
-      )
-      return buildRolloutResponse({ appId: definition.appId, request: rolloutRequest, result, traceCorrelationId })
+      return await respond(controller.signal)
     } finally {
       reply.raw.off("close", onClose)
     }
   })
+
+  if (background !== null) {
+    const unknownRollout = (reply: FastifyReply, id: string) =>
+      reply.code(404).send(errorEnvelope("unknown_rollout", `no rollout ${id} here (finished too long ago, or never)`))
+
+    app.get<{ Params: { id: string } }>("/rollouts/:id", { onRequest: authorise }, async (request, reply) => {
+      return background.state(request.params.id) ?? unknownRollout(reply, request.params.id)
+    })
+
+    app.post<{ Params: { id: string } }>(
+      "/rollouts/:id/terminate",
+      { onRequest: authorise },
+      async (request, reply) => {
+        const body = request.body as { reason?: unknown } | undefined
+        const reason = typeof body?.reason === "string" ? body.reason : "terminated by the caller"
+        return background.terminate(request.params.id, reason) ?? unknownRollout(reply, request.params.id)
+      },
+    )
+
+    app.addHook("onClose", async () => background.abortAll())
+  }
 
   const listen = async (options: ListenOptions = {}) => {
     await app.listen({ port: options.port ?? 0, host: options.host ?? "127.0.0.1" })

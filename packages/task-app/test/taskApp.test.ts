@@ -1,4 +1,12 @@
-import { outcomeOf, type RolloutRequest, TaskAppClient, TaskAppError } from "@proctor/core"
+import {
+  checkTaskApp,
+  outcomeOf,
+  type RolloutRequest,
+  type RolloutResponse,
+  TaskAppClient,
+  TaskAppError,
+} from "@proctor/core"
+import { waitFor } from "@proctor/test-kit"
 import { Effect, Either, Redacted } from "effect"
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 import {
@@ -477,7 +485,9 @@ describe("with proctor's TaskAppClient", () => {
 
   it("decodes the rollout response and reads the score and tokens", async () => {
     const result = await withClient(KEY, (client) => client.rollout(rolloutRequest()))
-    const response = Either.getOrThrow(result)
+    const started = Either.getOrThrow(result)
+    if (started._tag !== "Finished") throw new Error("a sync app answers with the result")
+    const response = started.response
     expect(response.trace_correlation_id).toBe("math-seed-3-0badf00d")
     expect(outcomeOf(response)).toMatchObject({
       score: 1,
@@ -513,5 +523,147 @@ describe("with proctor's TaskAppClient", () => {
     const error = Either.getLeft(result).pipe((o) => (o._tag === "Some" ? o.value : undefined))
     expect(error).toMatchObject({ reason: "HttpStatus", status: 500 })
     expect(error?.retryable).toBe(true)
+  })
+})
+
+interface AsyncAnswer {
+  readonly rollout_id: string
+  readonly status: string
+  readonly [key: string]: unknown
+}
+
+describe("the async form (rolloutMode: async)", () => {
+  let server: RunningTaskApp
+  /** Each seed's rollout waits here until the test settles it. */
+  const gates = new Map<
+    number,
+    { promise: Promise<number>; resolve: (score: number) => void; reject: (e: Error) => void }
+  >()
+  const gateOf = (seed: number) => {
+    let gate = gates.get(seed)
+    if (gate === undefined) {
+      let resolve!: (score: number) => void
+      let reject!: (e: Error) => void
+      const promise = new Promise<number>((res, rej) => {
+        resolve = res
+        reject = rej
+      })
+      gate = { promise, resolve, reject }
+      gates.set(seed, gate)
+    }
+    return gate
+  }
+  const aborted: Array<number> = []
+  beforeAll(async () => {
+    server = await createTaskApp(
+      definition({
+        rolloutMode: "async",
+        rollout: async (request, { signal }) => {
+          const seed = request.env.seed ?? 0
+          signal.addEventListener("abort", () => aborted.push(seed))
+          const score = await gateOf(seed).promise
+          return { score, details: { tokens: 3 } }
+        },
+      }),
+    ).listen()
+  })
+  afterAll(() => server.close())
+
+  const call = async (method: "GET" | "POST", path: string, body?: unknown) => {
+    const response = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { "x-api-key": KEY, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+    return {
+      status: response.status,
+      location: response.headers.get("location"),
+      body: (await response.json()) as AsyncAnswer,
+    }
+  }
+  const start = (seed: number) =>
+    call("POST", "/rollout", rolloutRequest({ env: { env_name: "math", config: {}, seed } }))
+
+  it("answers 202 with a rollout id at once, says running, then completed with the rollout response", async () => {
+    const started = await start(1)
+    expect(started.status).toBe(202)
+    const id = started.body.rollout_id
+    expect(started.body).toMatchObject({ status: "running", status_url: `/rollouts/${id}` })
+    expect(started.location).toBe(`/rollouts/${id}`)
+    expect((await call("GET", `/rollouts/${id}`)).body).toEqual({
+      rollout_id: id,
+      status: "running",
+      terminated: false,
+    })
+    gateOf(1).resolve(0.5)
+    await waitFor(
+      "the rollout to complete",
+      async () => (await call("GET", `/rollouts/${id}`)).body.status === "completed",
+    )
+    const done = (await call("GET", `/rollouts/${id}`)).body
+    expect(done).toMatchObject({ rollout_id: id, terminated: true, metrics: { outcome_score: 0.5 } })
+    expect(outcomeOf(done as RolloutResponse)).toMatchObject({ score: 0.5, tokens: 3 })
+  })
+
+  it("terminate aborts the handler's signal and the rollout answers terminated; an unknown id is 404", async () => {
+    const id = (await start(2)).body.rollout_id
+    const terminated = await call("POST", `/rollouts/${id}/terminate`, { reason: "timeout" })
+    expect(terminated.body).toMatchObject({ status: "terminated", aborted: true, reason: "timeout" })
+    expect(aborted).toContain(2)
+    // The handler's late result does not undo the terminate.
+    gateOf(2).resolve(1)
+    expect((await call("GET", `/rollouts/${id}`)).body.status).toBe("terminated")
+    expect((await call("GET", "/rollouts/nope")).status).toBe(404)
+    expect((await call("POST", "/rollouts/nope/terminate", {})).status).toBe(404)
+  })
+
+  it("a handler that throws leaves its rollout failed, with the error", async () => {
+    const id = (await start(3)).body.rollout_id
+    gateOf(3).reject(new Error("env crashed"))
+    await waitFor("the rollout to fail", async () => (await call("GET", `/rollouts/${id}`)).body.status === "failed")
+    expect((await call("GET", `/rollouts/${id}`)).body.error).toMatchObject({ code: "rollout_failed" })
+  })
+
+  it("proctor check follows the async form to the rollout's result", async () => {
+    gateOf(5).resolve(1)
+    const findings = await Effect.runPromise(
+      checkTaskApp({
+        url: server.url,
+        apiKey: Redacted.make(KEY),
+        seed: 5,
+        inferenceUrl: "http://127.0.0.1:9/v1",
+      }).pipe(
+        Effect.provide(TaskAppClient.layer({ baseUrl: server.url, apiKey: Redacted.make(KEY), timeoutMs: 5_000 })),
+      ),
+    )
+    const byCheck = new Map(findings.map((f) => [f.check, f]))
+    expect(byCheck.get("POST /rollout")).toMatchObject({
+      status: "pass",
+      detail: expect.stringContaining("async form"),
+    })
+    expect(byCheck.get("rollout score")).toMatchObject({ status: "pass", detail: "score 1" })
+    expect(byCheck.get("rollout run_id")?.status).toBe("pass")
+  })
+
+  it("proctor's client sees the async form and polls it to the result", async () => {
+    const result = await Effect.runPromise(
+      Effect.scoped(
+        Effect.flatMap(
+          TaskAppClient.make({ baseUrl: server.url, apiKey: Redacted.make(KEY), timeoutMs: 5_000 }),
+          (client) =>
+            Effect.gen(function* () {
+              const started = yield* client.rollout(rolloutRequest({ env: { env_name: "math", config: {}, seed: 4 } }))
+              if (started._tag !== "Accepted") throw new Error("an async app answers 202")
+              gateOf(4).resolve(0.25)
+              for (;;) {
+                const polled = yield* client.pollRollout(started.accepted.statusPath)
+                if (polled.state._tag !== "Running") return polled.state
+                yield* Effect.sleep("20 millis")
+              }
+            }),
+        ),
+      ),
+    )
+    expect(result._tag === "Done" && outcomeOf(result.result).score).toBe(0.25)
   })
 })

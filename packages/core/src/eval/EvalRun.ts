@@ -12,6 +12,7 @@ import { type RunOutcome, runRollouts } from "../runner/Runner.js"
 import { HttpTaskAppSolverLayer } from "../solver/HttpTaskAppSolver.js"
 import { type InterceptionOptions, interceptedSolver } from "../solver/InterceptedSolver.js"
 import { Solver } from "../solver/Solver.js"
+import { PendingRolloutsFileLayer } from "../store/PendingRolloutsFile.js"
 import { ResultStore } from "../store/ResultStore.js"
 import {
   configFromManifest,
@@ -77,7 +78,10 @@ export const interceptedLayer = (interception: Omit<InterceptionOptions, "record
   )
 
 const execute = (runId: string, dir: string, options: EvalRunOptions) => {
-  const solver = options.solver ?? taskAppSolverLayer(options.config)
+  // Task-app rollouts answered in the async form are journaled in the run directory, so a resume re-attaches.
+  const solver = (options.solver ?? taskAppSolverLayer(options.config)).pipe(
+    Layer.provide(PendingRolloutsFileLayer(dir)),
+  )
   const solverWithInterception =
     options.interception === undefined ? solver : interceptedLayer(options.interception).pipe(Layer.provide(solver))
   const { config, control, events, retryErrors, taskIdOf } = options

@@ -17,10 +17,15 @@ export const errorKindDocs: Readonly<Record<ErrorKind, ErrorKindDoc>> = {
     retried: "yes",
     meaning: "The task app could not be reached: connection refused or reset, DNS failure.",
   },
-  timeout: { retried: "yes", meaning: "No answer within the rollout's timeout." },
+  timeout: {
+    retried: "yes",
+    meaning:
+      "No answer within the rollout's timeout (a task app's rollout in the async form: none by its deadline; proctor asks the app to terminate it).",
+  },
   http_5xx: {
     retried: "yes",
-    meaning: "The task app answered 5xx, or every model call of the rollout failed with a 5xx or no answer.",
+    meaning:
+      "The task app answered 5xx, reported `failed` a rollout it ran in the background, or every model call of the rollout failed with a 5xx or no answer.",
   },
   rate_limited: {
     retried: "yes",

@@ -1,9 +1,12 @@
-import { Effect, Either, type Redacted } from "effect"
+import { Clock, Effect, Either, Option, type Redacted } from "effect"
 import { defaults, type EvalRunConfig } from "../config/EvalRunConfig.js"
 import { formatParseIssues, renderPath } from "../internal/formatIssues.js"
+import { acceptedRolloutOf } from "./AsyncRolloutWire.js"
+import { awaitAsyncRollout } from "./awaitAsyncRollout.js"
+import { firstPollDelayMs } from "./PollSchedule.js"
 import { metricsOf, scoreOf } from "./RolloutOutcome.js"
 import { buildRolloutRequest, makeRolloutId } from "./RolloutRequestBuilder.js"
-import { classifyResponse, type RawResponse, TaskAppClient } from "./TaskAppClient.js"
+import { classifyResponse, headerValue, type RawResponse, TaskAppClient } from "./TaskAppClient.js"
 import { decodeRolloutResponse } from "./TaskAppWire.js"
 
 export interface CheckFinding {
@@ -189,7 +192,36 @@ export const checkTaskApp = Effect.fn("TaskAppCheck.check")(function* (options: 
     add(fail("POST /rollout", classified.left.message))
     return findings
   }
-  const decoded = decodeRolloutResponse(classified.right)
+  const accepted = acceptedRolloutOf(
+    rollout.right.status,
+    classified.right,
+    headerValue(rollout.right.headers.location),
+    new URL(options.url).pathname.replace(/\/+$/, ""),
+  )
+  if (Option.isSome(accepted) && Either.isLeft(accepted.value)) {
+    add(fail("POST /rollout", accepted.value.left))
+    return findings
+  }
+  let answer: unknown = classified.right
+  if (Option.isSome(accepted) && Either.isRight(accepted.value)) {
+    const { appRolloutId, statusPath, retryAfterMs } = accepted.value.right
+    add(pass("POST /rollout", `the async form: rollout ${appRolloutId}, polled at ${statusPath}`))
+    const pending = { appRolloutId, statusPath, acceptedAtMs: yield* Clock.currentTimeMillis }
+    const settled = yield* Effect.either(
+      awaitAsyncRollout({ client, pending, timeoutS: config.timeout_s, firstDelayMs: firstPollDelayMs(retryAfterMs) }),
+    )
+    if (Either.isLeft(settled) || settled.right._tag !== "Done") {
+      const why = Either.isLeft(settled)
+        ? settled.left.message
+        : settled.right._tag === "Unknown"
+          ? `the app answered 404 for ${statusPath}`
+          : "the app stopped the rollout"
+      add(fail(`GET ${statusPath}`, why))
+      return findings
+    }
+    answer = settled.right.response
+  }
+  const decoded = decodeRolloutResponse(answer)
   if (Either.isLeft(decoded)) {
     add(
       fail(

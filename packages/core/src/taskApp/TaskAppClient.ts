@@ -1,7 +1,14 @@
-import { Context, Effect, Either, Layer, Redacted, type Scope } from "effect"
+import { Context, Effect, Either, Layer, Option, Redacted, type Scope } from "effect"
 import { Pool } from "undici"
 import { defaults } from "../config/EvalRunConfig.js"
 import { formatParseIssues, renderPath } from "../internal/formatIssues.js"
+import {
+  type AcceptedRollout,
+  acceptedRolloutOf,
+  type PollState,
+  pollStateOf,
+  terminatePath,
+} from "./AsyncRolloutWire.js"
 import { DeadlineSweep } from "./internal/DeadlineSweep.js"
 import { parsePythonJson } from "./internal/parsePythonJson.js"
 import { isUnauthorisedEnvelope, parseRetryAfter, TaskAppError } from "./TaskAppError.js"
@@ -25,8 +32,15 @@ export interface TaskAppClientService {
   readonly info: () => Effect.Effect<unknown, TaskAppError>
   /** One seed → one object, several → a list, none → `{"taskset": …}`. */
   readonly taskInfo: (seeds: ReadonlyArray<number>) => Effect.Effect<unknown, TaskAppError>
-  /** A rollout request, or its JSON already encoded (`encodeRolloutRequest`). */
-  readonly rollout: (request: RolloutRequest | string) => Effect.Effect<RolloutResponse, TaskAppError>
+  /**
+   * A rollout request, or its JSON already encoded (`encodeRolloutRequest`): answered with the result, or (the
+   * async form) with the id of a rollout the app runs in the background, to poll with `pollRollout`.
+   */
+  readonly rollout: (request: RolloutRequest | string) => Effect.Effect<RolloutStart, TaskAppError>
+  /** How a rollout started in the async form stands; a done one's result is decoded as a rollout response. */
+  readonly pollRollout: (statusPath: string) => Effect.Effect<PolledRollout, TaskAppError>
+  /** Asks the app to stop a rollout it runs in the background (`POST /rollouts/{id}/terminate`). */
+  readonly terminateRollout: (appRolloutId: string, reason: string) => Effect.Effect<void, TaskAppError>
   /** A raw request, for contract checks that need to see exactly what the server answered. */
   readonly request: (
     method: "GET" | "POST",
@@ -36,6 +50,16 @@ export interface TaskAppClientService {
   ) => Effect.Effect<RawResponse, TaskAppError>
   /** Aborts every request in flight: how a run is cancelled without a signal per request. */
   readonly abortAll: () => Promise<void>
+}
+
+export type RolloutStart =
+  | { readonly _tag: "Finished"; readonly response: RolloutResponse }
+  | { readonly _tag: "Accepted"; readonly accepted: AcceptedRollout }
+
+export interface PolledRollout {
+  readonly state: PollState<RolloutResponse>
+  /** The app's `Retry-After` on this answer, when it gave one. */
+  readonly retryAfterMs?: number
 }
 
 export interface RawResponse {
@@ -80,7 +104,9 @@ const transportError = (endpoint: string, timeoutMs: number, maxBytes: number) =
   return new TaskAppError({ reason: "Unreachable", endpoint, message: `${endpoint} unreachable (${detail})` })
 }
 
-const headerValue = (value: string | ReadonlyArray<string> | undefined) => (Array.isArray(value) ? value[0] : value)
+/** A header's (first) value, as undici hands headers over. */
+export const headerValue = (value: string | ReadonlyArray<string> | undefined) =>
+  Array.isArray(value) ? value[0] : value
 
 const snippet = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text)
 
@@ -211,21 +237,63 @@ const makeClient = (options: TaskAppClientOptions): TaskAppClientService => {
     Effect.flatMap(request("GET", path), (raw) => classifyResponse(`GET ${path.split("?")[0]}`, raw))
 
   const rolloutEndpoint = "POST /rollout"
-  const rollout = (req: RolloutRequest | string): Effect.Effect<RolloutResponse, TaskAppError> =>
-    Effect.flatMap(request("POST", "/rollout", { body: req }), (raw) =>
-      Either.flatMap(classifyResponse(rolloutEndpoint, raw), (json) =>
-        Either.mapLeft(
-          decodeRolloutResponse(json),
-          (error) =>
-            new TaskAppError({
-              reason: "Decode",
-              endpoint: rolloutEndpoint,
-              status: raw.status,
-              message: `rollout response does not match the contract: ${formatParseIssues(error, (p) => renderPath("", p))}`,
-            }),
-        ),
-      ),
+  const decodeResponse = (endpoint: string, status: number, json: unknown) =>
+    Either.mapLeft(
+      decodeRolloutResponse(json),
+      (error) =>
+        new TaskAppError({
+          reason: "Decode",
+          endpoint,
+          status,
+          message: `rollout response does not match the contract: ${formatParseIssues(error, (p) => renderPath("", p))}`,
+        }),
     )
+  const retryAfterOf = (raw: RawResponse) => parseRetryAfter(headerValue(raw.headers["retry-after"]), Date.now())
+
+  const rollout = (req: RolloutRequest | string): Effect.Effect<RolloutStart, TaskAppError> =>
+    Effect.flatMap(request("POST", "/rollout", { body: req }), (raw) =>
+      Either.flatMap(classifyResponse(rolloutEndpoint, raw), (json): Either.Either<RolloutStart, TaskAppError> => {
+        const accepted = acceptedRolloutOf(raw.status, json, headerValue(raw.headers.location), prefix)
+        if (Option.isNone(accepted)) {
+          return Either.map(decodeResponse(rolloutEndpoint, raw.status, json), (response) => ({
+            _tag: "Finished",
+            response,
+          }))
+        }
+        const retryAfterMs = retryAfterOf(raw)
+        return Either.mapBoth(accepted.value, {
+          onLeft: (message) =>
+            new TaskAppError({ reason: "Decode", endpoint: rolloutEndpoint, status: raw.status, message }),
+          onRight: (a) => ({ _tag: "Accepted", accepted: retryAfterMs === undefined ? a : { ...a, retryAfterMs } }),
+        })
+      }),
+    )
+
+  const pollRollout = (statusPath: string): Effect.Effect<PolledRollout, TaskAppError> => {
+    const endpoint = `GET ${statusPath}`
+    return Effect.flatMap(request("GET", statusPath), (raw) => {
+      const retryAfterMs = retryAfterOf(raw)
+      const withRetryAfter = (state: PollState<RolloutResponse>): PolledRollout =>
+        retryAfterMs === undefined ? { state } : { state, retryAfterMs }
+      if (raw.status === 404) return Either.right(withRetryAfter({ _tag: "Unknown" }))
+      return Either.flatMap(classifyResponse(endpoint, raw), (json) => {
+        const state = pollStateOf(json)
+        if (state._tag !== "Done" && state._tag !== "Stopped") return Either.right(withRetryAfter(state))
+        // The result is decoded here so a malformed one fails as the sync form's would.
+        return Either.map(decodeResponse(endpoint, raw.status, state.result), (result) =>
+          withRetryAfter({ ...state, result }),
+        )
+      })
+    })
+  }
+
+  const terminateRollout = (appRolloutId: string, reason: string) => {
+    const path = terminatePath(appRolloutId)
+    return Effect.flatMap(request("POST", path, { body: { reason } }), (raw) =>
+      // 404: the app no longer holds it, which is what terminating asks for.
+      raw.status === 404 ? Either.right(undefined) : Either.map(classifyResponse(`POST ${path}`, raw), () => undefined),
+    )
+  }
 
   return {
     baseUrl: options.baseUrl,
@@ -235,6 +303,8 @@ const makeClient = (options: TaskAppClientOptions): TaskAppClientService => {
       getJson(seeds.length === 0 ? "/task_info" : `/task_info?${seeds.map((s) => `seed=${s}`).join("&")}`),
     ),
     rollout,
+    pollRollout: Effect.fn("TaskAppClient.pollRollout")(pollRollout),
+    terminateRollout: Effect.fn("TaskAppClient.terminateRollout")(terminateRollout),
     request,
     abortAll: () => {
       deadlines.stop()

@@ -13,6 +13,7 @@ export const TaskAppErrorReason = Schema.Literal(
   "Decode",
   "NoScore",
   "TooLarge",
+  "RolloutFailed",
 )
 export type TaskAppErrorReason = typeof TaskAppErrorReason.Type
 
@@ -25,6 +26,8 @@ const kindOfReason: Record<Exclude<TaskAppErrorReason, "HttpStatus">, ErrorKind>
   Decode: "decode",
   NoScore: "no_score",
   TooLarge: "too_large",
+  // The app's handler failed a rollout it ran in the background: what a 5xx is for the sync form, so retried alike.
+  RolloutFailed: "http_5xx",
 }
 
 /** Any failure talking to a task app, classified so the runner knows whether a retry can help. */
@@ -43,6 +46,7 @@ export class TaskAppError extends Schema.TaggedError<TaskAppError>()("TaskAppErr
       case "Timeout":
       case "RateLimited":
       case "MalformedBody":
+      case "RolloutFailed":
         return true
       case "HttpStatus":
         return this.status !== undefined && this.status >= 500
