@@ -1,6 +1,6 @@
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { apiClient, startTestServer, type TestServer } from "../../server/test/api.harness.js"
+import { apiClient, startTestServer, type TestServer, waitForJob } from "../../server/test/api.harness.js"
 import { agentRunFixture } from "./fixtures/agentRuns.js"
 import { cleanEnv, repoRoot, runCli } from "./fixtures/harness.js"
 
@@ -96,5 +96,15 @@ describe("agent jobs on the embedded job server (one process)", () => {
     const noAgent = await client.post("/api/eval/jobs", { tasks: TASKS, agent: "nobody", seeds: [0] })
     expect(noAgent.status).toBe(400)
     expect(JSON.stringify(noAgent.body)).toContain("expected one of oracle")
+  })
+
+  it("a job whose tasks are missing on the server's machine fails with the line that says so", async () => {
+    const client = apiClient(server.url, server.userKey)
+    const missing = join(TASKS, "no-such-dir")
+    const created = await client.post("/api/eval/jobs", { tasks: missing, agent: "oracle", seeds: [0] })
+    expect(created.status).toBe(200)
+    const ended = await waitForJob(client, created.body.job_id as string)
+    expect(ended.status).toBe("failed")
+    expect(ended.error).toMatch(/no-such-dir/)
   })
 })

@@ -19,10 +19,14 @@ const containersLabelled = (label: string) =>
     .filter(Boolean)
 
 /** The `proctor.owner` labels (worker ids) of the job's running containers. */
-const containerOwners = (jobId: string) =>
-  execFileSync("docker", ["ps", "--filter", `label=proctor.run=${jobId}`, "--format", '{{.Label "proctor.owner"}}'], {
-    encoding: "utf8",
-  })
+const containerOwners = (jobId: string, all = false) =>
+  execFileSync(
+    "docker",
+    ["ps", ...(all ? ["-a"] : []), "--filter", `label=proctor.run=${jobId}`, "--format", '{{.Label "proctor.owner"}}'],
+    {
+      encoding: "utf8",
+    },
+  )
     .split("\n")
     .filter(Boolean)
 
@@ -89,6 +93,9 @@ describe("agent jobs on a cluster: 2 API replicas, 3 workers, Docker sandboxes",
     )
     victim.child.kill("SIGKILL")
     expect((await victim.exited).signal).toBe("SIGKILL")
+    // Docker keeps a killed worker's containers: nothing of the worker is left to remove them.
+    const victimId = `${hostname()}-${victim.child.pid}-`
+    expect(containerOwners(jobId, true).some((owner) => owner.startsWith(victimId))).toBe(true)
 
     expect(await run.exited, run.output()).toBe(0)
     const { body } = await cluster.client().get(`/api/eval/jobs/${jobId}/results`)
@@ -109,5 +116,24 @@ describe("agent jobs on a cluster: 2 API replicas, 3 workers, Docker sandboxes",
       60_000,
       1_000,
     )
+    // Removed by a live worker, which says so.
+    expect(
+      cluster.workers.some((worker) => /removed \d+ sandbox\(es\) left by workers that are gone/.test(worker.output())),
+    ).toBe(true)
+  })
+
+  it("a job whose tasks are not on the workers' machines fails with the line that says so", {
+    timeout: TEST_TIMEOUT,
+  }, async () => {
+    cluster = await startCluster({ apis: 1, workers: 1 })
+    const missing = join(TASKS, "no-such-dir")
+    const created = await cluster.client().post("/api/eval/jobs", { tasks: missing, agent: "oracle", seeds: [0, 1] })
+    expect(created.status).toBe(200)
+    const jobId = created.body.job_id as string
+    const ended = await waitUntil("the job failed", async () => {
+      const { body } = await cluster!.client().get(`/api/eval/jobs/${jobId}`)
+      return body.status === "failed" ? body : undefined
+    })
+    expect(ended.error).toMatch(/^worker \S+: .*no-such-dir/)
   })
 })

@@ -30,6 +30,7 @@ import { withoutTrace } from "../jobs/jobEventOf.js"
 import { jobServicesLayer } from "../jobs/jobServicesLayer.js"
 import { RolloutStore, type RolloutStoreService } from "../jobs/RolloutStore.js"
 import { SandboxRuntimes } from "../jobs/SandboxRuntimes.js"
+import { storedStats, storeJobEnd } from "../jobs/storeJobEnd.js"
 import { orStartError, type StartError } from "../lifetime/StartError.js"
 import { ClusterBus, type ClusterSettings, ROLLOUT_QUEUE, redisConnection, workersKey } from "./ClusterBus.js"
 import { ClusterStore } from "./ClusterStore.js"
@@ -181,11 +182,29 @@ export const rolloutWorker = (
     )
     const contexts = new Map<string, Promise<JobContext | null>>()
 
+    /**
+     * A job this worker cannot open (its config or secrets unreadable, an agent job's tasks or runtime missing on this
+     * machine) ends as failed with that line: dispatched again and again, its rollouts would never run anywhere.
+     */
+    const failJob = (jobId: string, error: string) =>
+      Effect.gen(function* () {
+        const stats = yield* storedStats(rollouts, jobId)
+        const end = yield* storeJobEnd(store, jobId, { status: "failed", error: `worker ${id}: ${error}`, stats })
+        if (!end.ended) return
+        yield* Effect.promise(() => bus.publishControl({ type: "cancel", job_id: jobId }).catch(() => 0))
+        if (end.event !== null) yield* Effect.promise(() => bus.publishEvent(end.event!).catch(() => 0))
+      })
+
     const openJob = (jobId: string): Effect.Effect<JobContext | null, unknown> =>
       Effect.gen(function* () {
         const record = yield* store.getJob(jobId)
         if (record === null || isTerminal(record.status) || record.secretsSealed === null) return null
-        const { config, solver, agent } = yield* jobs.open(record)
+        const opened = yield* Effect.either(jobs.open(record))
+        if (opened._tag === "Left") {
+          yield* failJob(jobId, opened.left.message)
+          return null
+        }
+        const { config, solver, agent } = opened.right
         const scope = yield* Scope.make()
         const context = yield* Layer.buildWithScope(
           solver.pipe(Layer.provide(Layer.succeed(ResultStore, modelCallStore(rollouts, jobId)))),
