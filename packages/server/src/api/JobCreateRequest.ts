@@ -54,6 +54,12 @@ const intBetween = (min: number, max: number) =>
     }),
   ).annotations({ jsonSchema: { type: "integer", minimum: min, maximum: max } })
 
+const Seconds = Schema.Number.pipe(
+  Schema.filter((n) => n > 0 && n <= MAX_TIMEOUT_S, {
+    message: () => `expected a number of seconds above 0 and at most ${MAX_TIMEOUT_S}`,
+  }),
+).annotations({ jsonSchema: { type: "number", exclusiveMinimum: 0, maximum: MAX_TIMEOUT_S } })
+
 const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown }).pipe(
   Schema.filter((o) => depthWithin(o, MAX_JSON_DEPTH), {
     message: () => `expected an object nested at most ${MAX_JSON_DEPTH} levels deep`,
@@ -100,13 +106,7 @@ export const JobCreateRequest = Schema.Struct({
   max_concurrent: optional(intBetween(1, 100_000)),
   /** proctor's name for `max_concurrent`; `max_concurrent` wins when both are given. */
   concurrency: optional(intBetween(1, 100_000)),
-  timeout: optional(
-    Schema.Number.pipe(
-      Schema.filter((n) => n > 0 && n <= MAX_TIMEOUT_S, {
-        message: () => `expected a number of seconds above 0 and at most ${MAX_TIMEOUT_S}`,
-      }),
-    ).annotations({ jsonSchema: { type: "number", exclusiveMinimum: 0, maximum: MAX_TIMEOUT_S } }),
-  ),
+  timeout: optional(Seconds),
   attempts: optional(intBetween(1, MAX_ATTEMPTS)),
   max_retries: optional(intBetween(0, MAX_RETRIES)),
   return_trace: optional(Schema.Boolean),
@@ -146,20 +146,8 @@ export const JobCreateRequest = Schema.Struct({
       Schema.filter((n) => Number.isFinite(n) && n > 0, { message: () => "expected a positive number of USD" }),
     ),
   ),
-  agent_timeout: optional(
-    Schema.Number.pipe(
-      Schema.filter((n) => n > 0 && n <= MAX_TIMEOUT_S, {
-        message: () => `expected a number of seconds above 0 and at most ${MAX_TIMEOUT_S}`,
-      }),
-    ),
-  ),
-  verifier_timeout: optional(
-    Schema.Number.pipe(
-      Schema.filter((n) => n > 0 && n <= MAX_TIMEOUT_S, {
-        message: () => `expected a number of seconds above 0 and at most ${MAX_TIMEOUT_S}`,
-      }),
-    ),
-  ),
+  agent_timeout: optional(Seconds),
+  verifier_timeout: optional(Seconds),
 })
 export type JobCreateRequest = typeof JobCreateRequest.Type
 

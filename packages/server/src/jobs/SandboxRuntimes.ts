@@ -1,5 +1,5 @@
-import { LocalRuntime, type SandboxError, type SandboxRuntimeName, type SandboxRuntimeService } from "@proctor/core"
-import { BwrapRuntime, DockerRuntime } from "@proctor/sandbox"
+import type { ConfigError, SandboxError, SandboxRuntimeName, SandboxRuntimeService } from "@proctor/core"
+import { sandboxRuntimeOf } from "@proctor/sandbox"
 import { Context, Effect, Layer, Scope } from "effect"
 
 export interface SandboxRuntimesOptions {
@@ -12,36 +12,28 @@ export interface SandboxRuntimesOptions {
 
 export interface SandboxRuntimesService {
   /** This process's runtime of that name: made on first use (Docker: its daemon checked), then shared by every job. */
-  readonly get: (name: SandboxRuntimeName) => Effect.Effect<SandboxRuntimeService, SandboxError>
+  readonly get: (name: SandboxRuntimeName) => Effect.Effect<SandboxRuntimeService, ConfigError | SandboxError>
   /** Removes the sandboxes on this machine whose owner is not in `liveOwners`, on the runtimes that can leave some. */
-  readonly pruneOrphans: (liveOwners: ReadonlySet<string>) => Effect.Effect<number, SandboxError>
+  readonly pruneOrphans: (liveOwners: ReadonlySet<string>) => Effect.Effect<number, ConfigError | SandboxError>
 }
 
 const makeSandboxRuntimes = (options: SandboxRuntimesOptions = {}) =>
   Effect.gen(function* () {
     // Runtimes live as long as the process's services: a Docker runtime holds its connection to the daemon.
     const scope = yield* Effect.scope
-    const made = new Map<SandboxRuntimeName, Effect.Effect<SandboxRuntimeService, SandboxError>>()
-    const create = (name: SandboxRuntimeName): Effect.Effect<SandboxRuntimeService, SandboxError, Scope.Scope> => {
-      switch (name) {
-        case "local":
-          return Effect.succeed(LocalRuntime.make())
-        case "docker":
-          return DockerRuntime.make({ owner: options.owner })
-        case "bwrap":
-          return BwrapRuntime.make()
-      }
-    }
-
+    const made = new Map<SandboxRuntimeName, Effect.Effect<SandboxRuntimeService, ConfigError | SandboxError>>()
     const get = (name: SandboxRuntimeName) =>
       Effect.suspend(() => {
         const known = made.get(name)
         if (known !== undefined) return known
-        return Effect.flatMap(Effect.cached(Scope.extend(create(name), scope)), (once) => {
-          made.set(name, once)
-          // A daemon that was not up yet is asked again by the next job.
-          return Effect.tapError(once, () => Effect.sync(() => made.delete(name)))
-        })
+        return Effect.flatMap(
+          Effect.cached(Scope.extend(sandboxRuntimeOf(name, { owner: options.owner }), scope)),
+          (once) => {
+            made.set(name, once)
+            // A daemon that was not up yet is asked again by the next job.
+            return Effect.tapError(once, () => Effect.sync(() => made.delete(name)))
+          },
+        )
       })
 
     // Only Docker's sandboxes outlive a killed process. A machine without a daemon has none to prune.
@@ -49,7 +41,7 @@ const makeSandboxRuntimes = (options: SandboxRuntimesOptions = {}) =>
       get("docker").pipe(
         Effect.flatMap((docker) => docker.pruneOrphans?.(liveOwners) ?? Effect.succeed(0)),
         Effect.catchIf(
-          (error) => error.reason === "Unavailable",
+          (error) => error._tag === "SandboxError" && error.reason === "Unavailable",
           () => Effect.succeed(0),
         ),
       )
