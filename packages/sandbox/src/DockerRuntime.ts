@@ -4,11 +4,16 @@ import { causeMessage } from "./internal/causeMessage.js"
 import { DockerApi } from "./internal/DockerApi.js"
 import { dockerCall, imageMissing } from "./internal/dockerErrors.js"
 import { makeDockerImages } from "./internal/dockerImages.js"
-import { LABEL_RUN, LABEL_SANDBOX, openDockerSandbox, removeContainer } from "./internal/dockerSandbox.js"
+import { LABEL_OWNER, LABEL_RUN, LABEL_SANDBOX, openDockerSandbox, removeContainer } from "./internal/dockerSandbox.js"
 
 export interface DockerRuntimeOptions {
   /** The daemon's socket; default `/var/run/docker.sock`. */
   readonly socketPath?: string | undefined
+  /**
+   * Labels every container with the process that opens it (`proctor.owner`), so `pruneOrphans` can tell the
+   * containers of a killed process from those of live ones sharing the daemon. A job server's worker sets it.
+   */
+  readonly owner?: string | undefined
 }
 
 /**
@@ -36,7 +41,7 @@ const make = (options: DockerRuntimeOptions = {}): Effect.Effect<SandboxRuntimeS
 
     const open = Effect.fn("DockerRuntime.open")(function* (spec: SandboxSpec) {
       const image = yield* images.remembered(spec.image)
-      return yield* openDockerSandbox(docker, spec, image).pipe(
+      return yield* openDockerSandbox(docker, spec, image, options.owner).pipe(
         // Removed since it was found: the next open looks it up (or builds it) again.
         Effect.tapError((error) =>
           imageMissing(error.cause) ? Effect.sync(() => images.forget(spec.image)) : Effect.void,
@@ -44,19 +49,29 @@ const make = (options: DockerRuntimeOptions = {}): Effect.Effect<SandboxRuntimeS
       )
     })
 
-    const prune = Effect.fn("DockerRuntime.prune")(function* (runId?: string) {
-      const label = runId === undefined ? LABEL_SANDBOX : `${LABEL_RUN}=${runId}`
-      const filters = encodeURIComponent(JSON.stringify({ label: [label] }))
-      const containers = yield* dockerCall("StartFailed", "listing proctor's containers", (signal) =>
-        docker.json<ReadonlyArray<{ Id: string }>>(
+    const containersLabelled = (label: string) =>
+      dockerCall("StartFailed", "listing proctor's containers", (signal) =>
+        docker.json<ReadonlyArray<{ Id: string; Labels: Readonly<Record<string, string>> | null }>>(
           "GET",
-          `/containers/json?all=1&filters=${filters}`,
+          `/containers/json?all=1&filters=${encodeURIComponent(JSON.stringify({ label: [label] }))}`,
           undefined,
           signal,
         ),
       )
-      yield* Effect.promise(() => Promise.all(containers.map((container) => removeContainer(docker, container.Id))))
-      return containers.length
+    const removeAll = (containers: ReadonlyArray<{ Id: string }>) =>
+      Effect.as(
+        Effect.promise(() => Promise.all(containers.map((container) => removeContainer(docker, container.Id)))),
+        containers.length,
+      )
+
+    const prune = Effect.fn("DockerRuntime.prune")(function* (runId?: string) {
+      const containers = yield* containersLabelled(runId === undefined ? LABEL_SANDBOX : `${LABEL_RUN}=${runId}`)
+      return yield* removeAll(containers)
+    })
+
+    const pruneOrphans = Effect.fn("DockerRuntime.pruneOrphans")(function* (liveOwners: ReadonlySet<string>) {
+      const containers = yield* containersLabelled(LABEL_OWNER)
+      return yield* removeAll(containers.filter((container) => !liveOwners.has(container.Labels?.[LABEL_OWNER] ?? "")))
     })
 
     const service: SandboxRuntimeService = {
@@ -68,6 +83,7 @@ const make = (options: DockerRuntimeOptions = {}): Effect.Effect<SandboxRuntimeS
       prepare: (image) => Effect.asVoid(images.resolve(image)),
       open,
       prune,
+      pruneOrphans,
     }
     return service
   })

@@ -1,2 +1,3 @@
 export * from "./BwrapRuntime.js"
 export * from "./DockerRuntime.js"
+export * from "./sandboxRuntimeOf.js"

@@ -438,9 +438,13 @@ describe("eval job API contract", () => {
         "trace_format",
         "pass_threshold",
         "cluster_by",
+        "tasks",
+        "agent",
+        "sandbox",
       ]),
     )
-    expect(request.required).toEqual(expect.arrayContaining(["task_app_url", "seeds"]))
+    // task_app_url is required unless the job is an agent job (`tasks`): the route says so when both are missing.
+    expect(request.required).toEqual(["seeds"])
     expect(Object.keys(doc.components.schemas.JobStatusResponse?.properties ?? {})).toEqual(
       expect.arrayContaining([
         "job_id",

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type ChromiumSession, launchChromium, screenshotPath } from "@proctor/browser-test"
 import type { Page } from "playwright-core"
@@ -19,6 +20,7 @@ describe("the team dashboard in Chromium (proctor serve at /)", () => {
   let bobKey: string
   let aliceJob: string
   let bobJob: string
+  let agentJob: string
 
   beforeAll(async () => {
     app = await startTestTaskApp()
@@ -29,8 +31,13 @@ describe("the team dashboard in Chromium (proctor serve at /)", () => {
     const bob = apiClient(server.url, bobKey)
     aliceJob = (await alice.post("/api/eval/jobs", synthJobBody(app.url, [0, 1, 2]))).body.job_id as string
     bobJob = (await bob.post("/api/eval/jobs", synthJobBody(app.url, [5]))).body.job_id as string
+    // An agent job: the oracle carries out one example task in bubblewrap.
+    const tasks = fileURLToPath(new URL("../../../examples/tasks", import.meta.url))
+    agentJob = (await alice.post("/api/eval/jobs", { tasks, agent: "oracle", sandbox: "bwrap", seeds: [1] })).body
+      .job_id as string
     await waitForJob(alice, aliceJob)
     await waitForJob(bob, bobJob)
+    await waitForJob(alice, agentJob)
     chromium = await launchChromium()
   })
   afterAll(async () => {
@@ -74,5 +81,19 @@ describe("the team dashboard in Chromium (proctor serve at /)", () => {
     await alice.goto(`${server.url}#/jobs/${aliceJob}/rollouts`)
     await alice.locator('[data-testid="rollout-count"][data-count="3"]').waitFor()
     await alice.screenshot({ path: screenshotPath("dashboard-job-rollouts") })
+  })
+
+  it("shows an agent job's rollout with its timeline: the setup, the oracle's command, the tests, the reward", async () => {
+    const alice = await signIn(aliceKey)
+    await alice.locator(`[data-testid="job-row"][data-job-id="${agentJob}"]`).waitFor()
+    await alice.goto(`${server.url}#/jobs/${agentJob}/rollouts/1/0`)
+    await alice.getByTestId("timeline").waitFor()
+    const entries = await alice
+      .getByTestId("timeline-entry")
+      .evaluateAll((nodes) => nodes.map((node) => [node.getAttribute("data-kind"), node.textContent ?? ""]))
+    expect(entries.map(([kind]) => kind)).toContain("command")
+    expect(entries.some(([kind, text]) => kind === "note" && text.includes("setup: hello-file"))).toBe(true)
+    expect(entries.some(([, text]) => text.includes("reward 1"))).toBe(true)
+    await alice.screenshot({ path: screenshotPath("dashboard-agent-timeline") })
   })
 })

@@ -1,3 +1,4 @@
+import { resolve } from "node:path"
 import { type EvalRunConfig, type EvalRunConfigJson, encodeRunConfig } from "@proctor/core"
 
 /**
@@ -5,7 +6,8 @@ import { type EvalRunConfig, type EvalRunConfigJson, encodeRunConfig } from "@pr
  * has to travel to the server (it runs the rollouts), which is the one place a secret leaves this process.
  */
 export interface JobSubmission {
-  readonly task_app_url: string
+  /** Absent for an agent job, which names its `tasks` instead. */
+  readonly task_app_url?: string
   readonly task_app_api_key: string | null
   readonly app_id: string | null
   readonly env_name: string | null
@@ -22,6 +24,15 @@ export interface JobSubmission {
   readonly pass_threshold: number
   readonly cluster_by?: string
   readonly ops?: ReadonlyArray<unknown>
+  readonly tasks?: string
+  readonly agent?: string
+  readonly agent_config?: EvalRunConfigJson["agent_config"]
+  readonly sandbox?: string
+  readonly max_turns?: number
+  readonly max_tokens?: number
+  readonly max_cost?: number
+  readonly agent_timeout?: number
+  readonly verifier_timeout?: number
 }
 
 /**
@@ -42,7 +53,7 @@ const policyOf = (config: EvalRunConfigJson): Record<string, unknown> => ({
 export const jobSubmission = (config: EvalRunConfig): JobSubmission => {
   const json = encodeRunConfig(config)
   return {
-    task_app_url: json.task_app_url,
+    ...(json.tasks === undefined ? { task_app_url: json.task_app_url } : agentJobOf(json, json.tasks)),
     task_app_api_key: json.task_app_api_key ?? null,
     app_id: json.app_id,
     env_name: json.env_name,
@@ -60,4 +71,23 @@ export const jobSubmission = (config: EvalRunConfig): JobSubmission => {
     ...(json.cluster_by === undefined ? {} : { cluster_by: json.cluster_by }),
     ...(json.ops === null ? {} : { ops: json.ops }),
   }
+}
+
+/**
+ * An agent job's fields. The tasks' directory goes as an absolute path: the server's workers read it on their own
+ * machines (a path they share with this one, or the same checkout), nothing is uploaded.
+ */
+const agentJobOf = (json: EvalRunConfigJson, tasks: string) => {
+  const fields = {
+    tasks: resolve(tasks),
+    agent: json.agent,
+    agent_config: json.agent_config,
+    sandbox: json.sandbox,
+    max_turns: json.max_turns,
+    max_tokens: json.max_tokens,
+    max_cost: json.max_cost,
+    agent_timeout: json.agent_timeout_s,
+    verifier_timeout: json.verifier_timeout_s,
+  }
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<JobSubmission>
 }

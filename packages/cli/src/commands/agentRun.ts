@@ -1,6 +1,6 @@
 import { AGENTS, type EvalRunConfig, harborRun, runtimeLine } from "@proctor/core"
+import { sandboxRuntimeOf } from "@proctor/sandbox"
 import { Effect } from "effect"
-import { sandboxRuntimeOf } from "../sandboxRuntime.js"
 
 /**
  * True unless the run is an agent run whose agent calls no model (`oracle`); a declared agent calls one. An unknown agent asks for no model

@@ -1,7 +1,7 @@
+import { sandboxRuntimeOf } from "@proctor/sandbox"
 import { Effect } from "effect"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
-import { sandboxRuntimeOf } from "../sandboxRuntime.js"
 
 /**
  * `proctor sandbox prune [--run ID] [--sandbox docker|bwrap]`: removes the sandboxes labelled with the run (or

@@ -139,6 +139,12 @@ export interface SandboxRuntimeService {
   readonly open: (spec: SandboxSpec) => Effect.Effect<SandboxHandle, SandboxError, Scope.Scope>
   /** Removes every sandbox labelled with `runId` (all of proctor's when absent); resolves to how many. */
   readonly prune: (runId?: string) => Effect.Effect<number, SandboxError>
+  /**
+   * Removes the sandboxes of owners not in `liveOwners` (processes killed before they could close them); resolves
+   * to how many. Only on runtimes whose sandboxes can outlive the process that opened them (Docker's containers;
+   * bubblewrap's die with their parent).
+   */
+  readonly pruneOrphans?: ((liveOwners: ReadonlySet<string>) => Effect.Effect<number, SandboxError>) | undefined
 }
 
 /** Where rollouts' sandboxes come from: Docker, bubblewrap, or an unisolated local process. */

@@ -22,6 +22,8 @@ import { firstFileOfTar, packHostPath, smallTreeTar, tarOf, unpackInto } from ".
 export const LABEL_SANDBOX = "proctor.sandbox"
 export const LABEL_RUN = "proctor.run"
 export const LABEL_ROLLOUT = "proctor.rollout"
+/** The process that opened the container (a job server's worker): its sandboxes outlive it only if it was killed. */
+export const LABEL_OWNER = "proctor.owner"
 
 const MIB = 1024 * 1024
 
@@ -30,7 +32,7 @@ interface ContainerState {
 }
 
 /** The container's create body: no network, bounded memory (no swap), pids and CPU, an init reaping orphans. */
-const createBody = (spec: SandboxSpec, image: string, workdir: string) => {
+const createBody = (spec: SandboxSpec, image: string, workdir: string, owner: string | undefined) => {
   const limits = effectiveLimits(spec.limits)
   return {
     Image: image,
@@ -38,7 +40,12 @@ const createBody = (spec: SandboxSpec, image: string, workdir: string) => {
     Cmd: ["infinity"],
     WorkingDir: workdir,
     Env: Object.entries(spec.env ?? {}).map(([key, value]) => `${key}=${value}`),
-    Labels: { [LABEL_SANDBOX]: "1", [LABEL_RUN]: spec.labels.runId, [LABEL_ROLLOUT]: spec.labels.rolloutId },
+    Labels: {
+      [LABEL_SANDBOX]: "1",
+      [LABEL_RUN]: spec.labels.runId,
+      [LABEL_ROLLOUT]: spec.labels.rolloutId,
+      ...(owner === undefined ? {} : { [LABEL_OWNER]: owner }),
+    },
     HostConfig: {
       NetworkMode: "none",
       Init: true,
@@ -52,7 +59,7 @@ const createBody = (spec: SandboxSpec, image: string, workdir: string) => {
 }
 
 /** Opens one container for `spec` from the already resolved `image`; it is removed when the scope closes. */
-export const openDockerSandbox = (docker: DockerApi, spec: SandboxSpec, image: string) =>
+export const openDockerSandbox = (docker: DockerApi, spec: SandboxSpec, image: string, owner: string | undefined) =>
   Effect.gen(function* () {
     const workdir = spec.workdir ?? "/app"
     const id = yield* Effect.acquireRelease(
@@ -60,7 +67,7 @@ export const openDockerSandbox = (docker: DockerApi, spec: SandboxSpec, image: s
         const created = await docker.json<{ Id: string }>(
           "POST",
           "/containers/create",
-          createBody(spec, image, workdir),
+          createBody(spec, image, workdir, owner),
           signal,
         )
         try {

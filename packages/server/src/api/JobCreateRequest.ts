@@ -1,4 +1,14 @@
-import { defaults, type EvalRunConfig, expandSeeds, redactSecrets, TraceFormat } from "@proctor/core"
+import { isAbsolute } from "node:path"
+import {
+  agentNamed,
+  DeclaredAgentConfig,
+  defaults,
+  type EvalRunConfig,
+  expandSeeds,
+  HARBOR_URL_PREFIX,
+  redactSecrets,
+  TraceFormat,
+} from "@proctor/core"
 import { Either, Redacted, Schema } from "effect"
 import type { JobSpec } from "../jobs/JobManager.js"
 import { InvalidRequest } from "./ApiErrors.js"
@@ -44,6 +54,12 @@ const intBetween = (min: number, max: number) =>
     }),
   ).annotations({ jsonSchema: { type: "integer", minimum: min, maximum: max } })
 
+const Seconds = Schema.Number.pipe(
+  Schema.filter((n) => n > 0 && n <= MAX_TIMEOUT_S, {
+    message: () => `expected a number of seconds above 0 and at most ${MAX_TIMEOUT_S}`,
+  }),
+).annotations({ jsonSchema: { type: "number", exclusiveMinimum: 0, maximum: MAX_TIMEOUT_S } })
+
 const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown }).pipe(
   Schema.filter((o) => depthWithin(o, MAX_JSON_DEPTH), {
     message: () => `expected an object nested at most ${MAX_JSON_DEPTH} levels deep`,
@@ -78,7 +94,8 @@ const Policy = Schema.Struct(
  * newer synth-ai's `verifier_config`) are ignored, so newer clients keep working.
  */
 export const JobCreateRequest = Schema.Struct({
-  task_app_url: HttpUrl,
+  /** Required unless the job is an agent job (`tasks`). */
+  task_app_url: optional(HttpUrl),
   task_app_api_key: optional(text(4096)),
   app_id: optional(text(256)),
   env_name: optional(text(256)),
@@ -89,13 +106,7 @@ export const JobCreateRequest = Schema.Struct({
   max_concurrent: optional(intBetween(1, 100_000)),
   /** proctor's name for `max_concurrent`; `max_concurrent` wins when both are given. */
   concurrency: optional(intBetween(1, 100_000)),
-  timeout: optional(
-    Schema.Number.pipe(
-      Schema.filter((n) => n > 0 && n <= MAX_TIMEOUT_S, {
-        message: () => `expected a number of seconds above 0 and at most ${MAX_TIMEOUT_S}`,
-      }),
-    ).annotations({ jsonSchema: { type: "number", exclusiveMinimum: 0, maximum: MAX_TIMEOUT_S } }),
-  ),
+  timeout: optional(Seconds),
   attempts: optional(intBetween(1, MAX_ATTEMPTS)),
   max_retries: optional(intBetween(0, MAX_RETRIES)),
   return_trace: optional(Schema.Boolean),
@@ -112,6 +123,31 @@ export const JobCreateRequest = Schema.Struct({
       }),
     ),
   ),
+  // An agent job: Harbor-format tasks carried out by an agent in sandboxes, in place of a task app.
+  /**
+   * An absolute path to a directory of Harbor-format tasks on the machines that run the rollouts (the embedded
+   * server's, or every worker's): tasks are not uploaded with the job.
+   */
+  tasks: optional(
+    text(4096).pipe(
+      Schema.filter((path) => isAbsolute(path), {
+        message: () => "expected an absolute path on the workers' machines",
+      }),
+    ),
+  ),
+  agent: optional(text(256)),
+  agent_config: optional(DeclaredAgentConfig),
+  /** `local` (no isolation) is refused: a job's agent would run its commands as the server's own user. */
+  sandbox: optional(Schema.Literal("docker", "bwrap")),
+  max_turns: optional(intBetween(1, 1_000_000)),
+  max_tokens: optional(intBetween(1, Number.MAX_SAFE_INTEGER)),
+  max_cost: optional(
+    Schema.Number.pipe(
+      Schema.filter((n) => Number.isFinite(n) && n > 0, { message: () => "expected a positive number of USD" }),
+    ),
+  ),
+  agent_timeout: optional(Seconds),
+  verifier_timeout: optional(Seconds),
 })
 export type JobCreateRequest = typeof JobCreateRequest.Type
 
@@ -167,8 +203,12 @@ export const decodeJobRequest = (body: unknown, limits: RequestLimits): Either.E
     const field = request.max_concurrent != null ? "max_concurrent" : "concurrency"
     return invalid(field, `at most ${limits.maxConcurrency} on this server`)
   }
-  const url = new URL(request.task_app_url)
-  if (limits.allowedTaskAppHosts !== null && !hostAllowed(url, limits.allowedTaskAppHosts)) {
+  const agentJob = agentJobOf(request)
+  if (Either.isLeft(agentJob)) return Either.left(agentJob.left)
+  const taskAppUrl = agentJob.right === null ? request.task_app_url : `${HARBOR_URL_PREFIX}${request.tasks}`
+  if (taskAppUrl == null) return invalid("task_app_url", "is missing (or give tasks and agent for an agent job)")
+  const url = agentJob.right === null ? new URL(taskAppUrl) : null
+  if (url !== null && limits.allowedTaskAppHosts !== null && !hostAllowed(url, limits.allowedTaskAppHosts)) {
     return Either.left(
       InvalidRequest.field(
         "task_app_url",
@@ -184,7 +224,7 @@ export const decodeJobRequest = (body: unknown, limits: RequestLimits): Either.E
   const apiKey = request.task_app_api_key ?? null
   const config: EvalRunConfig = {
     app_id: request.app_id ?? null,
-    task_app_url: request.task_app_url,
+    task_app_url: taskAppUrl,
     task_app_api_key: apiKey === null || apiKey === "" ? null : Redacted.make(apiKey),
     env_name: request.env_name ?? null,
     seeds: seeds.right,
@@ -203,10 +243,34 @@ export const decodeJobRequest = (body: unknown, limits: RequestLimits): Either.E
     pass_threshold: request.pass_threshold ?? defaults.pass_threshold,
     max_response_bytes: defaults.max_response_bytes,
     ...(request.cluster_by == null ? {} : { cluster_by: request.cluster_by }),
+    ...agentJob.right,
   }
   return Either.right({
     config,
     mode: request.mode ?? null,
     requested: redactSecrets(request) as Readonly<Record<string, unknown>>,
   })
+}
+
+/** An agent job's part of the config (null for a task-app job), or which field is wrong. */
+const agentJobOf = (request: JobCreateRequest): Either.Either<Partial<EvalRunConfig> | null, InvalidRequest> => {
+  if (request.tasks == null) {
+    return request.agent == null ? Either.right(null) : invalid("tasks", "is missing: an agent job names its tasks")
+  }
+  if (request.task_app_url != null) return invalid("tasks", "an agent job has no task_app_url: give one or the other")
+  if (request.agent == null) return invalid("agent", "is missing: an agent job names its agent")
+  const agent = agentNamed(request.agent, request.agent_config ?? undefined)
+  if (Either.isLeft(agent)) return invalid("agent", agent.left.message.replace(/^agent: /, ""))
+  const given = {
+    tasks: request.tasks,
+    agent: request.agent,
+    agent_config: request.agent_config,
+    sandbox: request.sandbox ?? "docker",
+    max_turns: request.max_turns,
+    max_tokens: request.max_tokens,
+    max_cost: request.max_cost,
+    agent_timeout_s: request.agent_timeout,
+    verifier_timeout_s: request.verifier_timeout,
+  }
+  return Either.right(Object.fromEntries(Object.entries(given).filter(([, value]) => value != null)))
 }

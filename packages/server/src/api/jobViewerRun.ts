@@ -14,7 +14,7 @@ const RESULTS_PAGE = 5_000
 
 /**
  * A job as the viewer serves it: its rows from the job database in the order they were stored, its model calls
- * from the same, what is in flight while this process runs it. The summary is the one
+ * and agent rollouts' steps from the same, what is in flight while this process runs it. The summary is the one
  * stored when the job ended; while it runs, its progress stands in.
  */
 export const jobViewerRun = (
@@ -70,6 +70,8 @@ export const jobViewerRun = (
         const calls = yield* store.modelCallsOf(job.id, { seed, attempt })
         return Option.some({ result: row.trace === null ? result : { ...result, trace: JSON.parse(row.trace) }, calls })
       }),
+    // An agent rollout's timeline, stored step by step by whichever process runs it (this one or a worker).
+    steps: (seed, attempt) => store.stepsOf(job.id, { seed, attempt }),
     live: Effect.sync(() => following()?.state.view() ?? null),
     results: Stream.paginateChunkEffect(0, (offset) =>
       Effect.map(store.viewerRows(job.id, { offset, limit: RESULTS_PAGE, maxSeq: null }), (rows) => [

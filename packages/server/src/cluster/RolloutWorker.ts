@@ -29,11 +29,14 @@ import { JobStore } from "../jobs/JobStore.js"
 import { withoutTrace } from "../jobs/jobEventOf.js"
 import { jobServicesLayer } from "../jobs/jobServicesLayer.js"
 import { RolloutStore, type RolloutStoreService } from "../jobs/RolloutStore.js"
+import { SandboxRuntimes } from "../jobs/SandboxRuntimes.js"
+import { storedStats, storeJobEnd } from "../jobs/storeJobEnd.js"
 import { orStartError, type StartError } from "../lifetime/StartError.js"
 import { ClusterBus, type ClusterSettings, ROLLOUT_QUEUE, redisConnection, workersKey } from "./ClusterBus.js"
 import { ClusterStore } from "./ClusterStore.js"
 import { Batcher } from "./internal/Batcher.js"
 import type { RolloutMessage } from "./RolloutKey.js"
+import { readLiveWorkers, WORKER_BEAT_MS, type WorkerBeat } from "./WorkerBeat.js"
 
 export interface RolloutWorkerOptions extends JobRuntimeOptions {
   readonly databaseUrl: string
@@ -68,23 +71,6 @@ export interface RolloutWorker {
   /** Where this worker's interceptor listens (null without interception). */
   readonly interceptorUrl: string | null
 }
-
-/** What a worker publishes about itself every few seconds, for `/metrics` (workers alive, throughput). */
-export interface WorkerBeat {
-  readonly id: string
-  readonly host: string
-  readonly pid: number
-  readonly concurrency: number
-  /** Rollouts it is running now. */
-  readonly active: number
-  /** Results it committed since it started. */
-  readonly committed: number
-  readonly started_at: string
-  /** Epoch ms of this beat; a worker unheard of for 3 beats is gone. */
-  readonly seen_at: number
-}
-
-export const WORKER_BEAT_MS = 5_000
 
 /** A job as one worker runs its rollouts: opened once, dropped when the job ends. */
 interface JobContext {
@@ -135,8 +121,11 @@ const listenInterceptor = (options: RolloutWorkerOptions, interceptor: Intercept
     }).pipe(cannotStart("Http"))
   })
 
-/** The worker's services: the cluster's store, the secret box, metrics, its interceptor, the job runtime. */
-const workerLayer = (options: RolloutWorkerOptions) => {
+/**
+ * The worker's services: the cluster's store, the secret box, metrics, its interceptor, the job runtime, and the
+ * sandbox runtimes of its machine (its Docker sandboxes labelled with its id).
+ */
+const workerLayer = (options: RolloutWorkerOptions, id: string) => {
   const services = jobServicesLayer(
     ClusterStore.layer.pipe(Layer.provideMerge(JobDatabase.layerPg(options.databaseUrl))),
     { secretKey: options.secretKey },
@@ -157,7 +146,8 @@ const workerLayer = (options: RolloutWorkerOptions) => {
   })
   const withInterceptor =
     options.intercept === false ? services : Layer.merge(services, interceptorLayer.pipe(Layer.provide(services)))
-  return Layer.merge(withInterceptor, JobRuntime.layer(options).pipe(Layer.provide(withInterceptor)))
+  const withSandboxes = Layer.merge(withInterceptor, SandboxRuntimes.layer({ owner: id }))
+  return Layer.merge(withSandboxes, JobRuntime.layer(options).pipe(Layer.provide(withSandboxes)))
 }
 
 /**
@@ -176,12 +166,13 @@ export const rolloutWorker = (
     const id = `${hostname()}-${process.pid}-${randomBytes(3).toString("hex")}`
     const concurrency = Math.max(1, options.concurrency ?? 8)
     const lockDuration = options.lockDurationMs ?? 30_000
-    const runtime = yield* Layer.toRuntime(workerLayer(options)).pipe(cannotStart("Services"))
+    const runtime = yield* Layer.toRuntime(workerLayer(options, id)).pipe(cannotStart("Services"))
     const run = Runtime.runPromise(runtime)
     const store = Context.get(runtime.context, JobStore)
     const rollouts = Context.get(runtime.context, RolloutStore)
     const cluster = Context.get(runtime.context, ClusterStore)
     const jobs = Context.get(runtime.context, JobRuntime)
+    const sandboxes = Context.get(runtime.context, SandboxRuntimes)
     const interceptor = Runtime.runSync(runtime)(Effect.serviceOption(Interceptor))
     const interceptorUrl = Option.isSome(interceptor) ? yield* listenInterceptor(options, interceptor.value) : null
 
@@ -191,18 +182,36 @@ export const rolloutWorker = (
     )
     const contexts = new Map<string, Promise<JobContext | null>>()
 
+    /**
+     * A job this worker cannot open (its config or secrets unreadable, an agent job's tasks or runtime missing on this
+     * machine) ends as failed with that line: dispatched again and again, its rollouts would never run anywhere.
+     */
+    const failJob = (jobId: string, error: string) =>
+      Effect.gen(function* () {
+        const stats = yield* storedStats(rollouts, jobId)
+        const end = yield* storeJobEnd(store, jobId, { status: "failed", error: `worker ${id}: ${error}`, stats })
+        if (!end.ended) return
+        yield* Effect.promise(() => bus.publishControl({ type: "cancel", job_id: jobId }).catch(() => 0))
+        if (end.event !== null) yield* Effect.promise(() => bus.publishEvent(end.event!).catch(() => 0))
+      })
+
     const openJob = (jobId: string): Effect.Effect<JobContext | null, unknown> =>
       Effect.gen(function* () {
         const record = yield* store.getJob(jobId)
         if (record === null || isTerminal(record.status) || record.secretsSealed === null) return null
-        const { config, solver } = yield* jobs.open(record)
+        const opened = yield* Effect.either(jobs.open(record))
+        if (opened._tag === "Left") {
+          yield* failJob(jobId, opened.left.message)
+          return null
+        }
+        const { config, solver, agent } = opened.right
         const scope = yield* Scope.make()
         const context = yield* Layer.buildWithScope(
           solver.pipe(Layer.provide(Layer.succeed(ResultStore, modelCallStore(rollouts, jobId)))),
           scope,
         )
         const control = makeRunControl()
-        const run = rolloutWithRetries({
+        const tryRollout = rolloutWithRetries({
           runId: jobId,
           config,
           solver: Context.get(context, SolverTag),
@@ -210,6 +219,14 @@ export const rolloutWorker = (
           backoff: options.backoff ?? defaultBackoff,
           recordSteps: (steps) => Effect.orDie(rollouts.appendSteps(jobId, steps)),
         })
+        // An agent job's results name their task, as the embedded runner's do.
+        const run =
+          agent === null
+            ? tryRollout
+            : (key: { seed: number; attempt: number }) =>
+                Effect.map(tryRollout(key), (result) =>
+                  result === null ? null : { ...result, task_id: agent.taskIdOf(key.seed) },
+                )
         return { planned: record.planned, control, run, scope, checkedAt: Date.now() } satisfies JobContext
       })
 
@@ -310,6 +327,25 @@ export const rolloutWorker = (
         seen_at: Date.now(),
       }
       void bus.redis.hset(workersKey(options.cluster.prefix), id, JSON.stringify(value)).catch(() => 0)
+      void pruneOrphans()
+    }
+    /**
+     * Sandboxes a killed worker left on this machine (Docker's containers outlive it) are removed by any worker
+     * sharing the machine's daemon, once the dead one has missed 3 beats; a restarted worker does it at its start.
+     */
+    let pruning = false
+    const pruneOrphans = async () => {
+      if (pruning) return
+      pruning = true
+      try {
+        const live = await readLiveWorkers(bus.redis, options.cluster.prefix)
+        const removed = await run(sandboxes.pruneOrphans(new Set([id, ...live.map((worker) => worker.id)])))
+        if (removed > 0) process.stderr.write(`removed ${removed} sandbox(es) left by workers that are gone\n`)
+      } catch {
+        // Redis or the daemon away: the next beat tries again.
+      } finally {
+        pruning = false
+      }
     }
     yield* Effect.acquireRelease(
       Effect.sync(() => {

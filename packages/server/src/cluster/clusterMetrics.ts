@@ -1,6 +1,6 @@
-import { statsKey, workersKey } from "./ClusterBus.js"
+import { statsKey } from "./ClusterBus.js"
 import type { QueueDepth, RolloutQueue } from "./RolloutQueue.js"
-import { WORKER_BEAT_MS, type WorkerBeat } from "./RolloutWorker.js"
+import { readLiveWorkers, type WorkerBeat } from "./WorkerBeat.js"
 
 /** What `/metrics` reports of a cluster, read from Redis by any API replica (the counters restart with Redis). */
 export interface ClusterMetrics {
@@ -17,15 +17,11 @@ export interface ClusterMetrics {
 
 export const readClusterMetrics = async (queue: RolloutQueue, prefix: string): Promise<ClusterMetrics> => {
   const redis = queue.redis
-  const [depth, beats, stats] = await Promise.all([
+  const [depth, workers, stats] = await Promise.all([
     queue.depth(),
-    redis.hgetall(workersKey(prefix)),
+    readLiveWorkers(redis, prefix),
     redis.hgetall(statsKey(prefix)),
   ])
-  const alive = Date.now() - 3 * WORKER_BEAT_MS
-  const workers = Object.values(beats)
-    .map((text) => JSON.parse(text) as WorkerBeat)
-    .filter((beat) => beat.seen_at >= alive)
   return {
     queue: depth,
     workers,

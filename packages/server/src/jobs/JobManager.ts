@@ -13,6 +13,7 @@ import { endWith, LiveJobs, makeLiveJob } from "./LiveJobs.js"
 import { LocalJobs, type LocalJobsService } from "./LocalJobs.js"
 import { RolloutStore } from "./RolloutStore.js"
 import { makeJobRunner } from "./runJob.js"
+import { SandboxRuntimes } from "./SandboxRuntimes.js"
 import { SecretBox } from "./SecretBox.js"
 import { ServerMetrics } from "./ServerMetrics.js"
 import { storedStats } from "./storeJobEnd.js"
@@ -192,5 +193,7 @@ export class JobManager extends Context.Tag("@proctor/server/JobManager")<JobMan
   static readonly layer = (
     options: JobManagerOptions = {},
   ): Layer.Layer<JobManager | LocalJobs, never, JobStore | RolloutStore | SecretBox | ServerMetrics> =>
-    Layer.scopedContext(makeJobManager(options)).pipe(Layer.provide(JobRuntime.layer(options)))
+    Layer.scopedContext(makeJobManager(options)).pipe(
+      Layer.provide(JobRuntime.layer(options).pipe(Layer.provide(SandboxRuntimes.layer()))),
+    )
 }

@@ -1,16 +1,19 @@
 import {
   type EvalRunConfig,
+  harborRun,
   Interceptor,
   type InterceptorService,
   interceptedLayer,
   policyUpstream,
   type ResultStore,
+  type SandboxRuntimeService,
   type Solver,
   taskAppSolverLayer,
 } from "@proctor/core"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { type JobSecrets, runConfigOf } from "./JobConfig.js"
 import type { JobRecord } from "./JobStore.js"
+import { SandboxRuntimes } from "./SandboxRuntimes.js"
 import { SecretBox } from "./SecretBox.js"
 
 export interface JobRuntimeOptions {
@@ -30,7 +33,7 @@ export interface JobRuntimeOptions {
  * reads. The message is what the job's `error` says.
  */
 export class JobUnrunnable extends Schema.TaggedError<JobUnrunnable>()("JobUnrunnable", {
-  reason: Schema.Literal("SecretsGone", "SecretsUnreadable", "ConfigUnreadable"),
+  reason: Schema.Literal("SecretsGone", "SecretsUnreadable", "ConfigUnreadable", "AgentUnrunnable"),
   message: Schema.String,
   cause: Schema.optional(Schema.Defect),
 }) {}
@@ -40,6 +43,11 @@ export interface OpenedJob {
   readonly config: EvalRunConfig
   /** Needs the store the job's model calls (and, embedded, its results) go to. */
   readonly solver: Layer.Layer<Solver, never, ResultStore>
+  /** An agent job's: a result's `task_id` (its task directory's name) and the runtime its sandboxes open on. */
+  readonly agent: {
+    readonly taskIdOf: (seed: number) => string
+    readonly sandbox: SandboxRuntimeService
+  } | null
 }
 
 export interface JobRuntimeService {
@@ -66,6 +74,25 @@ export const makeJobRuntime = (options: JobRuntimeOptions = {}) =>
     const box = yield* SecretBox
     const interceptor = yield* Effect.serviceOption(Interceptor)
     const upstreamEnv = options.upstreamEnv ?? process.env
+    const sandboxes = yield* Effect.serviceOption(SandboxRuntimes)
+    const agentUnrunnable = (message: string, cause?: unknown) =>
+      new JobUnrunnable({ reason: "AgentUnrunnable", message, cause })
+
+    /**
+     * An agent job (`tasks` set): its tasks read from this machine's path, its sandboxes on this machine's runtime.
+     * A job whose path or runtime this machine lacks cannot run here, and says which.
+     */
+    const agentJob = (config: EvalRunConfig) =>
+      Effect.gen(function* () {
+        if (Option.isNone(sandboxes)) {
+          return yield* agentUnrunnable("this server runs no agent jobs (it has no sandbox runtimes)")
+        }
+        const sandbox = yield* Effect.mapError(sandboxes.value.get(config.sandbox ?? "docker"), (error) =>
+          agentUnrunnable(error.message, error),
+        )
+        const run = yield* Effect.mapError(harborRun(config, sandbox), (error) => agentUnrunnable(error.message, error))
+        return { solver: run.solver, agent: { taskIdOf: run.taskIdOf, sandbox } }
+      })
 
     const secretsOf = (record: JobRecord) =>
       record.secretsSealed === null
@@ -91,11 +118,17 @@ export const makeJobRuntime = (options: JobRuntimeOptions = {}) =>
                 message: `the job's stored config is unreadable: ${problem}`,
               }),
           )
-          const base = options.solverFor?.({ jobId: record.id, config }) ?? taskAppSolverLayer(config)
+          const custom = options.solverFor?.({ jobId: record.id, config })
+          const { solver: base, agent } =
+            custom !== undefined
+              ? { solver: custom, agent: null }
+              : config.tasks !== undefined
+                ? yield* agentJob(config)
+                : { solver: taskAppSolverLayer(config), agent: null }
           const solver = Option.isSome(interceptor)
             ? withInterception(base, interceptor.value, config, upstreamEnv)
             : base
-          return { config, solver } satisfies OpenedJob
+          return { config, solver, agent } satisfies OpenedJob
         }),
     }
     return service
@@ -103,7 +136,8 @@ export const makeJobRuntime = (options: JobRuntimeOptions = {}) =>
 
 /**
  * Stored job → secrets → config → solver (through the interceptor when there is one): the one way a job is opened,
- * by the embedded job manager and by a cluster's rollout workers alike.
+ * by the embedded job manager and by a cluster's rollout workers alike. An agent job's solver is core's Harbor task
+ * solver on a runtime from `SandboxRuntimes`, when the process has one.
  */
 export class JobRuntime extends Context.Tag("@proctor/server/JobRuntime")<JobRuntime, JobRuntimeService>() {
   static readonly make = makeJobRuntime

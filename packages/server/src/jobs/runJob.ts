@@ -79,8 +79,10 @@ export const makeJobRunner = ({ store, rollouts, runtime, metrics, backoff, drai
       if (job.cancelRequested) return yield* finish(job, "cancelled", null)
       const opened = yield* Effect.either(runtime.open(record))
       if (opened._tag === "Left") return yield* finish(job, "failed", opened.left.message)
-      const { config } = opened.right
+      const { config, agent } = opened.right
       if (!(yield* store.markRunning(job.id, nowIso()))) return
+      // A job resumed after this process was killed may have left sandboxes; only this process runs the job's rollouts.
+      if (agent !== null) yield* Effect.ignore(agent.sandbox.prune(job.id))
       // Counted once here (a resumed job's earlier rows included); every stored row updates it after.
       job.tally = yield* rollouts.resultTally(job.id)
       job.sequence = new RowSequence(yield* rollouts.maxResultSeq(job.id))
@@ -98,7 +100,7 @@ export const makeJobRunner = ({ store, rollouts, runtime, metrics, backoff, drai
         onEvent,
         (events) =>
           Effect.exit(
-            runRollouts({ runId: job.id, config, control, events, backoff }).pipe(
+            runRollouts({ runId: job.id, config, control, events, backoff, taskIdOf: agent?.taskIdOf }).pipe(
               Effect.provide(runLayer(job, opened.right)),
             ),
           ),
