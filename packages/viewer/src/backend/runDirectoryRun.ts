@@ -1,12 +1,11 @@
 import { basename } from "node:path"
-import { defaults, openRunReader, type RunReader, type StoreError } from "@proctor/core"
+import { defaults, type LiveRunState, openRunReader, type RunReader, type StoreError } from "@proctor/core"
 import { progressOfSummary, RunningSummary } from "@proctor/report"
 import { Duration, Effect, Option, Schedule, type Scope, Stream } from "effect"
 import type { RolloutRow } from "../apiShapes.js"
 import { rolloutRow } from "../rolloutRow.js"
 import { yieldToEventLoop } from "./internal/yieldToEventLoop.js"
 
-import type { LiveRunState } from "./LiveRunState.js"
 import { ViewerError } from "./ViewerError.js"
 import type { ViewerRun } from "./ViewerRun.js"
 
