@@ -15,6 +15,7 @@ const screen = (text: string): Array<string> => {
   const lines = [""]
   let row = 0
   let col = 0
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a terminal's escape codes are what this reads
   for (const token of text.match(/\x1b\[\d*[AJ]|\r|\n|[^\x1b\r\n]+/g) ?? []) {
     if (token === "\r") col = 0
     else if (token === "\n") {

@@ -102,14 +102,7 @@ export class LiveRunState {
         break
       case "RolloutStarted": {
         const now = this.now()
-        const tracked = this.track(event.key, now)
-        tracked.state = "running"
-        tracked.sinceMs = now
-        tracked.retry = event.retry
-        tracked.reason = null
-        tracked.retryAtMs = null
-        tracked.turns = 0
-        tracked.lastStep = null
+        const tracked = this.startTry(this.track(event.key, now), event.retry, now)
         tracked.deadlineAtMs = event.timeoutMs === undefined ? null : now + event.timeoutMs
         break
       }
@@ -216,11 +209,25 @@ export class LiveRunState {
     return tracked
   }
 
+  private startTry(tracked: Tracked, retry: number, now: number): Tracked {
+    tracked.state = "running"
+    tracked.sinceMs = now
+    tracked.retry = retry
+    tracked.reason = null
+    tracked.retryAtMs = null
+    tracked.turns = 0
+    tracked.lastStep = null
+    tracked.deadlineAtMs = null
+    return tracked
+  }
+
   private onStep(step: RolloutStep, agentTimeLeftMs: number | undefined) {
     const now = this.now()
-    // A step is published before its rollout's result, so an unknown key is a try whose start this fold missed.
+    // A step is published before its rollout's result, so an unknown key (or a later try) is a try whose start this
+    // fold missed: it began following mid-run, or replays a run directory's steps.
     const tracked = this.track(step, now)
     if (step.retry < tracked.retry) return
+    if (step.retry > tracked.retry) this.startTry(tracked, step.retry, now)
     if (step.kind === "model") {
       tracked.turns++
       tracked.stepTokens = addTo(tracked.stepTokens, step.tokens)
