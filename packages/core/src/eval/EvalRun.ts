@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto"
 import { join } from "node:path"
-import { Effect, Either, Layer, PubSub, Queue } from "effect"
+import { Effect, Either, Layer, type PubSub } from "effect"
 import { ConfigError } from "../config/ConfigError.js"
 import type { EvalRunConfig } from "../config/EvalRunConfig.js"
 import { withSecrets } from "../config/internal/withoutSecrets.js"
 import { applyResumeSettings, type ResumeSetting } from "../config/ResumeSettings.js"
+import { forwardModelCalls } from "../events/forwardModelCalls.js"
 import type { RunEvent } from "../events/RunEvents.js"
 import { withRunEvents } from "../events/withRunEvents.js"
-import type { ModelCall } from "../result/ModelCall.js"
 import { makeRunControl, type RunControl } from "../runner/RunControl.js"
 import { type RunOutcome, runRollouts } from "../runner/Runner.js"
 import { HttpTaskAppSolverLayer } from "../solver/HttpTaskAppSolver.js"
@@ -77,33 +77,6 @@ export const interceptedLayer = (interception: Omit<InterceptionOptions, "record
     }),
   )
 
-/**
- * Publishes each of this run's model calls, as it finishes, as a `ModelCallFinished` event for as long as the scope
- * lasts (live views show what rollouts in flight have spent). In batches: one wake-up per call would cost more.
- */
-const forwardCalls = (runId: string, calls: PubSub.PubSub<ModelCall>, events: PubSub.PubSub<RunEvent>) =>
-  Effect.flatMap(PubSub.subscribe(calls), (subscription) =>
-    Effect.forkScoped(
-      Effect.forever(
-        Effect.flatMap(Queue.takeBetween(subscription, 1, 1024), (batch) =>
-          PubSub.publishAll(
-            events,
-            Array.from(batch)
-              .filter((call) => call.run_id === runId)
-              .map(
-                (call): RunEvent => ({
-                  _tag: "ModelCallFinished",
-                  key: { seed: call.seed, attempt: call.attempt },
-                  tokens: call.usage?.total_tokens ?? null,
-                  costUsd: call.cost_usd,
-                }),
-              ),
-          ),
-        ),
-      ),
-    ),
-  )
-
 const execute = (runId: string, dir: string, options: EvalRunOptions) => {
   const solver = options.solver ?? taskAppSolverLayer(options.config)
   const solverWithInterception =
@@ -115,7 +88,7 @@ const execute = (runId: string, dir: string, options: EvalRunOptions) => {
   )
   return calls === undefined || events === undefined
     ? run
-    : Effect.scoped(Effect.zipRight(forwardCalls(runId, calls, events), run))
+    : Effect.scoped(Effect.zipRight(forwardModelCalls(runId, calls, events), run))
 }
 
 /** Starts a new run in a fresh run directory. */

@@ -3,12 +3,13 @@ import {
   Interceptor,
   type InterceptorService,
   interceptedLayer,
+  type ModelCall,
   policyUpstream,
   type ResultStore,
   type Solver,
   taskAppSolverLayer,
 } from "@proctor/core"
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, type PubSub, Schema } from "effect"
 import { type JobSecrets, runConfigOf } from "./JobConfig.js"
 import type { JobRecord } from "./JobStore.js"
 import { SecretBox } from "./SecretBox.js"
@@ -40,6 +41,8 @@ export interface OpenedJob {
   readonly config: EvalRunConfig
   /** Needs the store the job's model calls (and, embedded, its results) go to. */
   readonly solver: Layer.Layer<Solver, never, ResultStore>
+  /** Every call the job's interceptor sees (every job's: filter by run id), when its calls are intercepted. */
+  readonly modelCalls?: PubSub.PubSub<ModelCall> | undefined
 }
 
 export interface JobRuntimeService {
@@ -56,9 +59,14 @@ export const withInterception = (
   interceptor: InterceptorService,
   config: EvalRunConfig,
   env: Readonly<Record<string, string | undefined>>,
-): Layer.Layer<Solver, never, ResultStore> => {
+): Omit<OpenedJob, "config"> => {
   const upstream = policyUpstream(config, env)
-  return upstream === null ? base : interceptedLayer({ interceptor, upstream }).pipe(Layer.provide(base))
+  return upstream === null
+    ? { solver: base }
+    : {
+        solver: interceptedLayer({ interceptor, upstream }).pipe(Layer.provide(base)),
+        modelCalls: interceptor.calls,
+      }
 }
 
 export const makeJobRuntime = (options: JobRuntimeOptions = {}) =>
@@ -92,10 +100,10 @@ export const makeJobRuntime = (options: JobRuntimeOptions = {}) =>
               }),
           )
           const base = options.solverFor?.({ jobId: record.id, config }) ?? taskAppSolverLayer(config)
-          const solver = Option.isSome(interceptor)
+          const run = Option.isSome(interceptor)
             ? withInterception(base, interceptor.value, config, upstreamEnv)
-            : base
-          return { config, solver } satisfies OpenedJob
+            : { solver: base }
+          return { config, ...run } satisfies OpenedJob
         }),
     }
     return service
