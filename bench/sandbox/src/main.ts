@@ -242,7 +242,7 @@ const main = async () => {
       "",
       "Where proctor's time goes beyond the bare tools':",
       "",
-      "- (c0): proctor binds the host's top-level entries one by one, read-only (each bind copies the mounts below it, Docker's container mounts under `/var` among them), where the bare spawn binds `/` once; it then waits for the sandbox's first process to say it is ready (bwrap's `--info-fd` and `--json-status-fd` name the child before its mounts exist, so they cannot say it). One `--ro-bind / /` cannot stand in: bwrap could then make no mount point (`/app`, `/logs`) in a read-only root, and proctor could not copy `/tests` and `/solution` into it.",
+      "- (c0): proctor binds the host's installed software (`/usr`, `/etc`, `/opt`, links for `/bin`, `/sbin`, `/lib*`) one entry at a time, read-only, and makes empty tmpfs for `/tmp`, `/run`, `/var`, `/root` and `/home`, where the bare spawn binds `/` once; it then waits for the sandbox's first process to say it is ready (bwrap's `--info-fd` and `--json-status-fd` name the child before its mounts exist, so they cannot say it). One `--ro-bind / /` cannot stand in: bwrap could then make no mount point (`/app`, `/logs`) in a read-only root, and proctor could not copy `/tests` and `/solution` into it.",
       "- (e): per task proctor makes one archive upload more than the bare client (`/logs` and the instruction as the sandbox opens; the bare client folds `/logs/verifier` into its solution upload and writes no instruction), and as a process it also starts the CLI, journals results, steps and traces, and draws progress: the CPU column shows that share.",
       "",
     ].join("\n")

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { withoutSecrets } from "../src/config/internal/withoutSecrets.js"
+import { withoutSecrets } from "../src/config/withoutSecrets.js"
 
 describe("withoutSecrets", () => {
   it("drops secret-looking keys at any depth and keeps the rest", () => {

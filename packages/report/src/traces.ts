@@ -1,17 +1,10 @@
 import { mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import type { EvalResult } from "@proctor/core"
+import { type EvalResult, traceFileName } from "@proctor/core"
 import { Chunk, Effect, Stream } from "effect"
 import { ReportWriteError } from "./ReportWriteError.js"
 import type { ResultSource } from "./source.js"
 import { messageOf } from "./writeChunks.js"
-
-/**
- * synth-ai's `seed_{seed}_trace.json`; with several attempts per seed, `seed_{seed}_attempt_{attempt}_trace.json`
- * (attempts numbered from 0, as the plan numbers them) so that attempts do not overwrite each other.
- */
-export const traceFileName = (result: Pick<EvalResult, "seed" | "attempt">, attempts: number): string =>
-  attempts > 1 ? `seed_${result.seed}_attempt_${result.attempt}_trace.json` : `seed_${result.seed}_trace.json`
 
 const WRITE_CONCURRENCY = 16
 
@@ -28,7 +21,7 @@ export const writeTraces = (
   const source: Stream.Stream<EvalResult, ReportWriteError> =
     Symbol.asyncIterator in results ? Stream.fromAsyncIterable(results, fail(dir)) : Stream.fromIterable(results)
   const write = (result: EvalResult) => {
-    const path = join(dir, traceFileName(result, options.attempts))
+    const path = join(dir, traceFileName(result.seed, result.attempt, options.attempts))
     return Effect.tryPromise({
       try: () => writeFile(path, JSON.stringify(result.trace, null, 2)),
       catch: fail(path),

@@ -2,16 +2,17 @@ import { mkdtemp, readdir, readFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
+import { traceFileName } from "@proctor/core"
 import { Effect } from "effect"
-import { traceFileName, writeTraces } from "../src/traces.js"
+import { writeTraces } from "../src/traces.js"
 import { result } from "./fixtures.js"
 
 const tempDir = Effect.promise(() => mkdtemp(join(tmpdir(), "proctor-traces-")))
 
 describe("traces", () => {
   it("names files like synth-ai, with the attempt when there are several", () => {
-    expect(traceFileName({ seed: 3, attempt: 0 }, 1)).toBe("seed_3_trace.json")
-    expect(traceFileName({ seed: 3, attempt: 2 }, 4)).toBe("seed_3_attempt_2_trace.json")
+    expect(traceFileName(3, 0, 1)).toBe("seed_3_trace.json")
+    expect(traceFileName(3, 2, 4)).toBe("seed_3_attempt_2_trace.json")
   })
 
   it.effect("writes one file per result with a trace, creating the directory", () =>

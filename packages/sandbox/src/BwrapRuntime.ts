@@ -11,9 +11,9 @@ export interface BwrapRuntimeOptions {
 }
 
 /**
- * Sandboxes as bubblewrap namespaces: the host's filesystem read-only (homes, /tmp and /run replaced by empty
- * ones), a writable workdir and `mounts`, its own pid, network (loopback only), ipc and uts namespaces, limits by
- * cgroups. Images are ignored: the filesystem is the host's.
+ * Sandboxes as bubblewrap namespaces: the host's installed software read-only and none of its data (homes, /tmp,
+ * /run and /var are empty ones of the sandbox's own), a writable workdir and `mounts`, its own pid, network
+ * (loopback only), ipc and uts namespaces, limits by cgroups. Images are ignored: the software is the host's.
  */
 const make = (options: BwrapRuntimeOptions = {}): Effect.Effect<SandboxRuntimeService, SandboxError> =>
   Effect.gen(function* () {

@@ -71,3 +71,23 @@ describe("bwrap: storage", () => {
     }).pipe(Effect.scoped),
   )
 })
+
+describe("bwrap: what a sandbox sees of the host", () => {
+  it.live("the host's software read-only; its data (this checkout, /var, homes) not at all", () =>
+    Effect.gen(function* () {
+      const runtime = yield* BwrapRuntime.make({ registryRoot })
+      const sandbox = yield* runtime.open({
+        image: { _tag: "Named", name: "ignored" },
+        workdir: "/app",
+        labels: { runId: newRunId(), rolloutId: "r0" },
+      })
+      expect((yield* sandbox.exec("python3 -c 'print(6 * 7)'")).stdout).toBe("42\n")
+      const write = yield* sandbox.exec("touch /usr/proctor-probe")
+      expect(write.stderr).toMatch(/Read-only file system/)
+      // This test file lives in a checkout on the host: outside the software, so not there.
+      expect((yield* sandbox.exec(["test", "-e", import.meta.dirname])).exitCode).toBe(1)
+      expect((yield* sandbox.exec("ls -A /var /root /home")).stdout).toBe("/home:\n\n/root:\n\n/var:\ntmp\n")
+      expect((yield* sandbox.exec("echo x > /var/tmp/x && cat /var/tmp/x")).stdout).toBe("x\n")
+    }).pipe(Effect.scoped),
+  )
+})

@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net"
+import { listeningUrl } from "@proctor/core"
 import { Either } from "effect"
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from "fastify"
 import { environmentApiKeys } from "./environmentApiKeys.js"
@@ -34,11 +35,6 @@ const checkResult = (result: RolloutResult): RolloutResult => {
     })
   }
   return result
-}
-
-const urlOf = (address: AddressInfo) => {
-  const host = address.address === "0.0.0.0" ? "127.0.0.1" : address.address === "::" ? "::1" : address.address
-  return `http://${address.family === "IPv6" ? `[${host}]` : host}:${address.port}`
 }
 
 /** Handlers may throw anything; a name and a message are what a caller can act on. */
@@ -199,7 +195,7 @@ export const createTaskApp = (definition: TaskAppDefinition): TaskApp => {
 
   const listen = async (options: ListenOptions = {}) => {
     await app.listen({ port: options.port ?? 0, host: options.host ?? "127.0.0.1" })
-    return { url: urlOf(app.server.address() as AddressInfo), close: () => app.close() }
+    return { url: listeningUrl(app.server.address() as AddressInfo), close: () => app.close() }
   }
 
   return { app, listen }

@@ -2,7 +2,7 @@ import { Either, ParseResult, Schema } from "effect"
 import { Seeds } from "../plan/Seeds.js"
 import { TraceFormat } from "../taskApp/TaskAppWire.js"
 import { configKeyDoc as doc } from "./ConfigKeyDoc.js"
-import { withoutSecrets } from "./internal/withoutSecrets.js"
+import { withoutSecrets } from "./withoutSecrets.js"
 
 const PositiveInt = Schema.Int.pipe(Schema.positive({ message: () => "expected a positive integer" }))
 const NonNegativeInt = Schema.Int.pipe(Schema.nonNegative({ message: () => "expected an integer ≥ 0" }))
@@ -357,7 +357,7 @@ export const EvalTomlSection = Schema.Struct({
   sandbox: opt(Schema.Literal("docker", "bwrap", "local")).annotations(
     doc({
       description:
-        "Where each rollout's sandbox runs: `docker` (the task's Dockerfile), `bwrap` (bubblewrap: the host's filesystem read-only), `local` (no isolation; only when named).",
+        "Where each rollout's sandbox runs: `docker` (the task's Dockerfile), `bwrap` (bubblewrap: the host's installed software read-only, none of its data), `local` (no isolation; only when named).",
       synthAi: null,
       example: '"bwrap"',
       flag: "--sandbox",

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util"
 import { Either } from "effect"
 import { ConfigError } from "./ConfigError.js"
 import type { EvalRunConfig, EvalTomlSection, PublicEvalRunConfig } from "./EvalRunConfig.js"
-import { withoutSecrets } from "./internal/withoutSecrets.js"
+import { withoutSecrets } from "./withoutSecrets.js"
 
 /** How a run executes, not what it measures: these may change between sessions of one run. */
 const MAY_CHANGE = {

@@ -1,1 +1,1 @@
-export { redactSecrets, withoutSecrets } from "./internal/withoutSecrets.js"
+export { redactSecrets, withoutSecrets } from "./withoutSecrets.js"

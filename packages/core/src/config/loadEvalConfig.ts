@@ -9,8 +9,8 @@ import { ConfigError } from "./ConfigError.js"
 import { defaults, type EvalRunConfig, EvalTomlSection, MAX_ROLLOUTS } from "./EvalRunConfig.js"
 import { parseEnvFile } from "./internal/envFile.js"
 import { locateKeys, reviewConfigKeys } from "./internal/reviewConfigKeys.js"
-import { splitSecrets } from "./internal/withoutSecrets.js"
 import { resumeSettingsOf } from "./ResumeSettings.js"
+import { splitSecrets } from "./withoutSecrets.js"
 
 const UrlFlag = Schema.String.pipe(
   Schema.filter((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), {

@@ -8,12 +8,12 @@ import { withRunEvents } from "../events/withRunEvents.js"
 import { Interceptor } from "../interceptor/Interceptor.js"
 import { policyUpstream } from "../interceptor/PolicyUpstream.js"
 import { serveInterceptor } from "../interceptor/serveInterceptor.js"
-import { assignSeeds, collectTasks, type TaskId } from "../plan/internal/taskSeeds.js"
+import { assignSeeds, collectTasks, type TaskId } from "../plan/taskSeeds.js"
 import { loadPricingFile, Pricing, type PricingOverrides } from "../pricing/Pricing.js"
 import { makeRunControl, type RunControl } from "../runner/RunControl.js"
 import { type RunOutcome, runRollouts } from "../runner/Runner.js"
 import { type SandboxError, SandboxRuntime, type SandboxRuntimeService, type SandboxSpec } from "../sandbox/Sandbox.js"
-import { functionSolver, type Solve } from "../solver/internal/functionSolver.js"
+import { functionSolver, type Solve } from "../solver/functionSolver.js"
 import { Solver } from "../solver/Solver.js"
 import {
   initRunDirectory,
@@ -24,9 +24,9 @@ import {
 } from "../store/RunDirectory.js"
 import { interceptedLayer, makeRunId } from "./EvalRun.js"
 
-export type { TaskId } from "../plan/internal/taskSeeds.js"
-export type { Solve, SolveContext, SolveItem, SolveResult } from "../solver/internal/functionSolver.js"
-export type { SandboxSession } from "../solver/internal/sandboxSession.js"
+export type { TaskId } from "../plan/taskSeeds.js"
+export type { Solve, SolveContext, SolveItem, SolveResult } from "../solver/functionSolver.js"
+export type { SandboxSession } from "../solver/sandboxSession.js"
 
 /** The model a solver calls through `ctx.inferenceUrl`: every call is forwarded here and recorded. */
 export interface EvaluateModel {

@@ -130,9 +130,7 @@ export class Interceptor extends Context.Tag("@proctor/core/Interceptor")<Interc
         open: (request) =>
           Effect.suspend(() => {
             const opened = core.open(request)
-            return "refused" in opened
-              ? Effect.fail(new InterceptorError({ reason: opened.refused, message: opened.message }))
-              : Effect.succeed(opened)
+            return opened instanceof InterceptorError ? Effect.fail(opened) : Effect.succeed(opened)
           }),
         close: (cid) => Effect.sync(() => core.close(cid)),
         calls,

@@ -12,7 +12,7 @@ export interface ServeInterceptorOptions {
 }
 
 /**
- * Serves an interceptor in this thread on a node:http server of its own for the life of the scope, and sets its
+ * Serves an interceptor on a node:http server of its own for the life of the scope, and sets its
  * base URL (the server's, returned): `proctor eval`'s interceptor and `evaluate()`'s. The interceptor itself
  * answers unknown ids, paths and methods.
  */

@@ -1,7 +1,7 @@
 import { Duration, Effect, Fiber, PubSub } from "effect"
 import type { EvalRunConfig } from "../config/EvalRunConfig.js"
 import type { RunEvent, RunProgress } from "../events/RunEvents.js"
-import { type PlannedKey, RolloutPlan } from "../plan/internal/RolloutPlan.js"
+import { type PlannedKey, RolloutPlan } from "../plan/RolloutPlan.js"
 import {
   type EvalResult,
   MAX_RETRY_ERROR_CHARS,

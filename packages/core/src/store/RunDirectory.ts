@@ -23,7 +23,7 @@ import {
   type PublicEvalRunConfig,
   publicConfig,
 } from "../config/EvalRunConfig.js"
-import { splitSecrets } from "../config/internal/withoutSecrets.js"
+import { splitSecrets } from "../config/withoutSecrets.js"
 import { type EvalResult, rolloutKeyId } from "../result/EvalResult.js"
 import { sumCallSpending } from "./internal/callSpending.js"
 import { endLastLine } from "./internal/endLastLine.js"

@@ -31,24 +31,32 @@ const OUTPUT_DRAIN_MS = 500
 const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 const MIB = 1024 * 1024
 
-/** Host directories a sandbox never sees: the sandbox gets empty ones of its own there (homes hold credentials). */
-const HIDDEN = new Set(["proc", "dev", "tmp", "run", "root", "home", "sys"])
-const EMPTY_DIRS = ["/tmp", "/run", "/root", "/home"]
+/**
+ * What a sandbox sees of the host, read-only: its installed software — `/usr`, `/etc`, `/opt` and the top-level
+ * `bin`, `sbin` and `lib*` entries (links into `/usr` on a merged-/usr system). The host's data stays out:
+ * `/var`, `/srv`, `/mnt`, `/media`, `/boot`, homes, and whatever else sits at the top level (a checkout, a data
+ * disk). Besides isolation it is speed: bwrap reads the whole mount table for each bind, and the binds were most
+ * of a sandbox's start (under `/var` it also copied Docker's container mounts).
+ */
+const SOFTWARE = /^(usr|etc|opt|s?bin|lib\w*)$/
+/** Writable and empty, as in a fresh container: /var too, with its /var/tmp. */
+const EMPTY_DIRS = ["/tmp", "/run", "/root", "/home", "/var"]
 
 /**
- * The host's root read-only, entry by entry: bwrap's own root is then a tmpfs, where it can make mount points
- * (`/app`, `/logs`) that a single `--ro-bind / /` would refuse. Read once per process: the host's top level
- * does not change under a run.
+ * The host's software entry by entry: bwrap's own root is then a tmpfs, where it can make mount points (`/app`,
+ * `/logs`) that a single `--ro-bind / /` would refuse. Read once per process: the host's top level does not
+ * change under a run.
  */
 let hostRoot: Array<string> | undefined
 const hostRootArgs = (): Array<string> => {
-  hostRoot ??= readdirSync("/").flatMap((name) => {
-    if (HIDDEN.has(name)) return []
-    const path = `/${name}`
-    const stat = lstatSync(path, { throwIfNoEntry: false })
-    if (stat === undefined) return []
-    return stat.isSymbolicLink() ? ["--symlink", readlinkSync(path), path] : ["--ro-bind", path, path]
-  })
+  hostRoot ??= readdirSync("/")
+    .filter((name) => SOFTWARE.test(name))
+    .flatMap((name) => {
+      const path = `/${name}`
+      const stat = lstatSync(path, { throwIfNoEntry: false })
+      if (stat === undefined) return []
+      return stat.isSymbolicLink() ? ["--symlink", readlinkSync(path), path] : ["--ro-bind", path, path]
+    })
   return hostRoot
 }
 
@@ -109,7 +117,7 @@ export const openBwrapSandbox = (config: BwrapConfig, spec: SandboxSpec) =>
  * Starts the namespace: one `bwrap` whose command says `ready` once the sandbox is set up and then waits on its
  * stdin (a pipe proctor holds: a second lifeline beside `--die-with-parent`). The cgroups are made while bwrap
  * sets up, not before: only commands join them (see `exec`), the namespace's idle first processes need not.
- * Every writable directory (workdir, `mounts`, /tmp, /run, /root, /home) is a tmpfs of the sandbox's own, as
+ * Every writable directory (workdir, `mounts`, /tmp, /run, /root, /home, /var) is a tmpfs of the sandbox's own, as
  * large as `storageMb`; it goes with the namespace, and what is written there is charged to the writer's cgroup.
  */
 const startNamespace = async (
@@ -136,6 +144,8 @@ const startNamespace = async (
       "--proc",
       "/proc",
       ...EMPTY_DIRS.flatMap((path) => tmpfsArgs(path, storageMb)),
+      "--dir",
+      "/var/tmp",
       ...tmpfsArgs(workdir, storageMb),
       ...(spec.mounts ?? []).flatMap((path) => tmpfsArgs(absoluteIn(workdir, path), storageMb)),
       // After the tmpfs: a read-only path under /tmp or a home shows through them.

@@ -5,7 +5,7 @@ import { JobManager } from "../jobs/JobManager.js"
 import { JobStore } from "../jobs/JobStore.js"
 import { ServerMetrics } from "../jobs/ServerMetrics.js"
 import { clusterMetricsText } from "../ops/clusterMetricsText.js"
-import { PROMETHEUS_CONTENT_TYPE } from "../ops/internal/prometheusText.js"
+import { PROMETHEUS_CONTENT_TYPE } from "../ops/prometheusText.js"
 import type { ApiRuntime } from "./jobRoutes.js"
 
 type Check = "ok" | "unavailable"

@@ -1,6 +1,6 @@
 import type { EvalResult, ModelCall } from "@proctor/core"
 import { Context, Layer } from "effect"
-import { escapeLabel, metricHeader } from "../ops/internal/prometheusText.js"
+import { escapeLabel, metricHeader } from "../ops/prometheusText.js"
 import { jobStatuses } from "./JobStatus.js"
 
 /** Upper bounds (seconds) of the rollout latency histogram: task-app rollouts run from milliseconds to minutes. */

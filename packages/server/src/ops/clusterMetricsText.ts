@@ -1,5 +1,5 @@
 import type { ClusterMetrics } from "../cluster/clusterMetrics.js"
-import { escapeLabel, metricHeader } from "./internal/prometheusText.js"
+import { escapeLabel, metricHeader } from "./prometheusText.js"
 
 /**
  * The cluster's part of `/metrics`, read from Redis at scrape time (the same from every API replica); `null` when

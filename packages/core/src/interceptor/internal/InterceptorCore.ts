@@ -5,7 +5,7 @@ import { randomHex } from "../../internal/randomHex.js"
 import type { ModelApi, ModelCall, TokenUsage } from "../../result/ModelCall.js"
 import { correlationIdOf, inferProvider, upstreamUrl } from "../InferenceUrl.js"
 import type { InterceptedRollout, InterceptorOpenOptions } from "../Interceptor.js"
-import type { InterceptorErrorReason } from "../InterceptorError.js"
+import { InterceptorError } from "../InterceptorError.js"
 import type { GatedUpstream, ModelRateGate } from "../ModelRateGate.js"
 import type { ApiAdapter } from "./ApiAdapter.js"
 import { chatCompletionsAdapter } from "./chatCompletions.js"
@@ -14,15 +14,6 @@ import { messagesAdapter } from "./messages.js"
 import { ProxyCall } from "./ProxyCall.js"
 import { responsesAdapter } from "./responses.js"
 import type { Recorder, Session, Target } from "./Session.js"
-
-/** Why `open` refused a rollout; `Interceptor` turns it into an `InterceptorError`. Plain data, so the interceptor
- * thread runs this class without loading Schema. */
-export interface InterceptorRefusal {
-  readonly refused: InterceptorErrorReason
-  readonly message: string
-}
-
-const isRefusal = (value: object): value is InterceptorRefusal => "refused" in value
 
 /** Deadline for upstream headers and for each gap between body chunks, unless told otherwise. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10 * 60 * 1000
@@ -98,15 +89,15 @@ export class InterceptorCore implements Recorder {
     return count
   }
 
-  open(request: InterceptorOpenOptions): InterceptedRollout | InterceptorRefusal {
+  open(request: InterceptorOpenOptions): InterceptedRollout | InterceptorError {
     if (this.publicBase === null) {
-      return {
-        refused: "NotListening",
+      return new InterceptorError({
+        reason: "NotListening",
         message: "the interceptor has no public URL yet: start its server (or call setBaseUrl) before opening rollouts",
-      }
+      })
     }
     const target = this.targetFor(request.upstream.baseUrl)
-    if (isRefusal(target)) return target
+    if (target instanceof InterceptorError) return target
     const cid = `cid_${randomHex(16)}`
     const given = request.upstream.apiKey ? Redacted.value(request.upstream.apiKey) : null
     const key = given === "" ? null : given
@@ -221,18 +212,24 @@ export class InterceptorCore implements Recorder {
     await Promise.all(pools.map((pool) => pool.destroy().catch(() => undefined)))
   }
 
-  private targetFor(baseUrl: string): Target | InterceptorRefusal {
+  private targetFor(baseUrl: string): Target | InterceptorError {
     const cached = this.targets.get(baseUrl)
     if (cached !== undefined) return cached
     let urls: Array<URL>
     try {
       urls = APIS.map((api) => new URL(upstreamUrl(baseUrl, api)))
     } catch {
-      return { refused: "InvalidUpstream", message: "the upstream base URL is not an absolute URL" }
+      return new InterceptorError({
+        reason: "InvalidUpstream",
+        message: "the upstream base URL is not an absolute URL",
+      })
     }
     const [chat, responses, messages] = urls as [URL, URL, URL]
     if (chat.protocol !== "http:" && chat.protocol !== "https:") {
-      return { refused: "InvalidUpstream", message: `the upstream base URL must be http(s), not ${chat.protocol}` }
+      return new InterceptorError({
+        reason: "InvalidUpstream",
+        message: `the upstream base URL must be http(s), not ${chat.protocol}`,
+      })
     }
     const target: Target = {
       origin: chat.origin,

@@ -1,4 +1,4 @@
-import type { RolloutKey } from "../../result/EvalResult.js"
+import type { RolloutKey } from "../result/EvalResult.js"
 
 export interface PlannedKey extends RolloutKey {
   readonly index: number

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import { ConfigError } from "../../config/ConfigError.js"
-import type { EvalResult } from "../../result/EvalResult.js"
+import { ConfigError } from "../config/ConfigError.js"
+import type { EvalResult } from "../result/EvalResult.js"
 
 export type TaskId = string | number
 

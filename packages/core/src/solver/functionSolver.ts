@@ -1,10 +1,11 @@
 import { Effect, Stream } from "effect"
-import { isRecord } from "../../internal/isRecord.js"
-import type { StopReason } from "../../result/RolloutStep.js"
-import { SandboxError, type SandboxRuntimeService, type SandboxSpec } from "../../sandbox/Sandbox.js"
-import { clusterValue } from "../../taskApp/RolloutOutcome.js"
-import { RetryableError } from "../RetryableError.js"
-import type { RolloutLimits } from "../RolloutLimits.js"
+import { isRecord } from "../internal/isRecord.js"
+import type { StopReason } from "../result/RolloutStep.js"
+import { SandboxError, type SandboxRuntimeService, type SandboxSpec } from "../sandbox/Sandbox.js"
+import { clusterValue } from "../taskApp/RolloutOutcome.js"
+import { isAsyncIterator, iteratorStream } from "./internal/iteratorStream.js"
+import { RetryableError } from "./RetryableError.js"
+import type { RolloutLimits } from "./RolloutLimits.js"
 import {
   type FinalResult,
   finalOfScore,
@@ -15,8 +16,7 @@ import {
   type SolverService,
   type Step,
   type StepRecord,
-} from "../Solver.js"
-import { isAsyncIterator, iteratorStream } from "./iteratorStream.js"
+} from "./Solver.js"
 import { type SandboxSession, sandboxSession } from "./sandboxSession.js"
 
 /** What an `evaluate()` solver is told about the rollout it runs. */

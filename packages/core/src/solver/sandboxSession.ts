@@ -1,5 +1,5 @@
 import { Cause, Effect, Exit } from "effect"
-import type { ExecOptions, ExecResult, SandboxCommand, SandboxHandle } from "../../sandbox/Sandbox.js"
+import type { ExecOptions, ExecResult, SandboxCommand, SandboxHandle } from "../sandbox/Sandbox.js"
 
 /**
  * A rollout's sandbox for solvers written with Promises: the handle's methods, each run to a Promise that rejects
