@@ -1,25 +1,59 @@
-import type { RunEvent, RunProgress } from "@proctor/core"
+import { type InFlightRollout, LiveRunState, type RunEvent, type RunProgress } from "@proctor/core"
 import { formatDuration } from "./internal/formatDuration.js"
 
 const BAR_WIDTH = 24
+/** A rollout is listed once it has been in flight this long: a fast run's rollouts come and go unlisted. */
+const LIST_AFTER_MS = 1_000
+/** At most this many in-flight lines in a log (not a terminal), the rest counted on one line. */
+const MAX_PLAIN_LINES = 20
+/** Lines of the terminal kept free of the in-flight block: the progress line and the prompt's line. */
+const RESERVED_ROWS = 2
+
+const grouped = (value: number): string => String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ",")
+
+/** One rollout in flight in one line: which, for how long, its turns, spend, time left and last step (or why it waits). */
+export const inFlightLine = (item: InFlightRollout): string => {
+  const name = item.attempt === 0 ? `seed ${item.seed}` : `seed ${item.seed} attempt ${item.attempt}`
+  if (item.state === "waiting_retry") {
+    const wait = formatDuration(item.retry_in_ms ?? 0)
+    return [name, `retry ${item.retry ?? 1} in ${wait}`, item.reason ?? ""].join(" · ")
+  }
+  const parts = [
+    name,
+    `${item.retry === undefined ? "running" : `retry ${item.retry}`} ${formatDuration(item.since_ms)}`,
+  ]
+  if (item.turns > 0) parts.push(`turn ${item.turns}`)
+  if (item.tokens !== null) parts.push(`${grouped(item.tokens)} tokens`)
+  if (item.cost_usd !== null) parts.push(`$${item.cost_usd.toFixed(4)}`)
+  if (item.time_left_ms !== undefined) parts.push(`${formatDuration(item.time_left_ms)} left`)
+  if (item.last_step !== undefined) parts.push(item.last_step.summary)
+  return parts.join(" · ")
+}
 
 /**
- * Renders run progress: a live line redrawn in place on a terminal, plain periodic lines otherwise (CI
- * logs). Rendering is on a timer, never per event, so a fast run is not slowed by its own display.
+ * Renders run progress: on a terminal, a live line redrawn in place with a line under it per rollout in flight
+ * (what it did last, turns, spend, time left, retry wait), as many as the screen holds; otherwise (CI logs) plain
+ * periodic lines, the rollouts in flight listed every `inFlightEveryMs`. Rendering is on a timer, never per event,
+ * so a fast run is not slowed by its own display.
  */
 export class ProgressDisplay {
   private latest: RunProgress | null = null
   private planned = 0
   private timer: NodeJS.Timeout | null = null
-  private lastLineLength = 0
+  /** Lines of the live block on screen now; the cursor is at the end of its last. */
+  private drawnLines = 0
+  private readonly inFlight = new LiveRunState()
+  private inFlightListedAt = 0
 
   constructor(
     private readonly out: NodeJS.WriteStream,
     private readonly live: boolean,
     private readonly plainIntervalMs = 5_000,
+    private readonly inFlightEveryMs = 10_000,
   ) {}
 
   onEvent = (event: RunEvent): void => {
+    this.inFlight.onEvent(event)
     switch (event._tag) {
       case "RunStarted":
         this.planned = event.planned
@@ -58,27 +92,47 @@ export class ProgressDisplay {
     clearInterval(this.timer)
     this.timer = null
     this.render()
-    if (this.live && this.lastLineLength > 0) this.out.write("\n")
-    this.lastLineLength = 0
+    if (this.live && this.drawnLines > 0) this.out.write("\n")
+    this.drawnLines = 0
   }
 
   private println(line: string) {
-    if (this.live && this.lastLineLength > 0) this.out.write(`\r${" ".repeat(this.lastLineLength)}\r`)
-    this.lastLineLength = 0
-    this.out.write(`${line}\n`)
+    this.out.write(`${this.erase()}${line}\n`)
+    this.drawnLines = 0
+  }
+
+  /** Moves to the start of the live block and clears it and everything under it. */
+  private erase(): string {
+    if (!this.live || this.drawnLines === 0) return ""
+    return `\r${this.drawnLines > 1 ? `\x1b[${this.drawnLines - 1}A` : ""}\x1b[J`
+  }
+
+  /** The rollouts in flight long enough to list, within `room` lines (the last one counting those left out). */
+  private inFlightLines(room: number): Array<string> {
+    const listed = this.inFlight.view().inflight.filter((item) => item.since_ms >= LIST_AFTER_MS)
+    if (listed.length <= room) return listed.map(inFlightLine)
+    const shown = Math.max(0, room - 1)
+    return [...listed.slice(0, shown).map(inFlightLine), `+${listed.length - shown} more in flight`]
   }
 
   private render() {
-    const p = this.latest
-    if (p === null) return
+    // Before the first finish, a run with rollouts in flight (an agent's take minutes) is shown all the same.
+    const p = this.latest ?? this.inFlight.progress()
+    if (this.latest === null && p.inFlight === 0 && this.drawnLines === 0) return
     const line = this.format(p)
     if (this.live) {
-      const pad = Math.max(0, this.lastLineLength - line.length)
-      this.out.write(`\r${line}${" ".repeat(pad)}`)
-      this.lastLineLength = line.length
-    } else {
-      this.out.write(`${line}\n`)
+      const width = Math.max(20, (this.out.columns ?? 80) - 1)
+      const room = Math.max(1, (this.out.rows ?? 24) - RESERVED_ROWS)
+      const block = [line, ...this.inFlightLines(room).map((item) => `  ${item}`)].map((l) => l.slice(0, width))
+      this.out.write(`${this.erase()}${block.join("\n")}`)
+      this.drawnLines = block.length
+      return
     }
+    this.out.write(`${line}\n`)
+    const now = Date.now()
+    if (now - this.inFlightListedAt < this.inFlightEveryMs) return
+    this.inFlightListedAt = now
+    for (const item of this.inFlightLines(MAX_PLAIN_LINES)) this.out.write(`in flight: ${item}\n`)
   }
 
   /**

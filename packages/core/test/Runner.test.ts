@@ -92,6 +92,10 @@ describe("runner", () => {
         "RolloutRetried 4:0 2",
         "RolloutStarted 4:0 2",
       ])
+      // Each try says how long it is given (the run's timeout): a live view counts down to it.
+      for (const started of tryEvents.filter((e) => e._tag === "RolloutStarted")) {
+        expect(started).toMatchObject({ timeoutMs: config({}).timeout_s * 1000 })
+      }
     }),
   )
 

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { createTaskApp } from "@proctor/task-app"
+import { waitFor } from "@proctor/test-kit"
 import { unzipSync } from "fflate"
 import { apiClient, startTestServer, TASK_APP_KEY, type TestServer, waitForJob } from "./api.harness.js"
 
@@ -131,6 +132,55 @@ describe("jobs through the inference interceptor mounted on the job server", () 
     for (const path of ["", "/results", "/events"]) {
       const response = await client.raw(`/api/eval/jobs/${jobId}${path}`)
       expect(await response.text()).not.toContain(UPSTREAM_KEY)
+    }
+  })
+
+  it("the dashboard's rollouts in flight show what their model calls have spent so far", async () => {
+    let release = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    // One model call, then the rollout waits: its spend so far is that call's.
+    const slowApp = await createTaskApp({
+      appId: "slow",
+      name: "Slow",
+      taskset: {},
+      apiKey: TASK_APP_KEY,
+      rollout: async (request) => {
+        const config = request.policy.config as Record<string, unknown>
+        await fetch(`${String(config.inference_url)}/chat/completions`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ model: config.model, messages: [{ role: "user", content: "2+2?" }] }),
+        })
+        await held
+        return { score: 1 }
+      },
+    }).listen()
+    try {
+      const client = apiClient(server.url, server.userKey)
+      const created = await client.post("/api/eval/jobs", {
+        task_app_url: slowApp.url,
+        task_app_api_key: TASK_APP_KEY,
+        app_id: "slow",
+        seeds: [5],
+        policy: { model: "gpt-4o-mini", provider: "openai", inference_url: model.url, api_key: UPSTREAM_KEY },
+        timeout: 30,
+      })
+      const jobId = created.body.job_id as string
+      type Live = { inflight: Array<{ seed: number; tokens: number | null; cost_usd: number | null }> }
+      const live = await waitFor("the held rollout's call in the live view", async () => {
+        const answer = await client.get<Live>(`/api/eval/jobs/${jobId}/view/runs/0/live`)
+        const spent = answer.status === 200 ? answer.body.inflight.find((item) => item.tokens !== null) : undefined
+        return spent
+      })
+      expect(live).toMatchObject({ seed: 5, tokens: 10 })
+      expect(live.cost_usd).toBeCloseTo(7 * 1.5e-7 + 3 * 6e-7, 12)
+      release()
+      expect((await waitForJob(client, jobId)).status).toBe("completed")
+    } finally {
+      release()
+      await slowApp.close()
     }
   })
 

@@ -88,23 +88,6 @@ export interface RolloutSteps {
 export const stepsPath = (run: number, seed: number, attempt: number): string =>
   `/runs/${run}/rollouts/${seed}/${attempt}/steps`
 
-export interface InFlight {
-  readonly seed: number
-  readonly attempt: number
-  readonly state: "running" | "waiting_retry"
-  readonly since_ms: number
-  readonly retry?: number
-  readonly reason?: string
-  readonly retry_in_ms?: number
-}
-
-export interface LiveState {
-  readonly progress: RunProgress
-  readonly tokens: number
-  readonly cost_usd: number
-  readonly inflight: ReadonlyArray<InFlight>
-}
-
 /**
  * What the page reads of `proctor compare --json` (section 2): the compare view needs no more, so a
  * Comparison with more fields is one of these.

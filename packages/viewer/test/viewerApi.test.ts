@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Solver, startEvalRun, withRunEvents } from "@proctor/core"
+import { LiveRunState, Solver, startEvalRun, withRunEvents } from "@proctor/core"
 import {
   testFinal as final,
   freshDir,
@@ -10,7 +10,6 @@ import {
 } from "@proctor/test-kit"
 import { Deferred, Effect, Exit, Fiber, Layer } from "effect"
 import type { RolloutDetail, RowsPage, RunHead } from "../src/api.js"
-import { LiveRunState } from "../src/backend/LiveRunState.js"
 import { liveRunDirectoryRun, openRunDirectoryRun } from "../src/backend/runDirectoryRun.js"
 import { makeViewerApi } from "../src/backend/ViewerApi.js"
 import type { ViewerError } from "../src/backend/ViewerError.js"

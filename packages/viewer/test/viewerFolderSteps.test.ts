@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
+import { LiveRunState, type LiveRunView } from "@proctor/core"
 import { freshDir, testResult as result, testStep, writeRun } from "@proctor/test-kit"
 import { Deferred, Effect, Exit } from "effect"
 import type { RolloutSteps, RowsPage, RunHead } from "../src/api.js"
-import { LiveRunState } from "../src/backend/LiveRunState.js"
 import { liveRunDirectoryRun, openRunDirectoryRun } from "../src/backend/runDirectoryRun.js"
 import { runDirectoriesAt } from "../src/backend/runsFolder.js"
 import { makeViewerApi } from "../src/backend/ViewerApi.js"
@@ -107,6 +107,49 @@ describe("a run's steps", () => {
         [0, 0, "command"],
         [0, 1, "note"],
       ])
+    }),
+  )
+
+  it.scoped("of a run another process is writing (`proctor view DIR`) say what each rollout in flight did last", () =>
+    Effect.gen(function* () {
+      const run = yield* writeRun(freshDir(), [0, 1, 2])
+      const t0 = Date.now() - 10_000
+      const at = (ms: number) => ({ at: new Date(t0 + ms).toISOString(), elapsed_ms: ms })
+      const lsCall = [{ id: "c1", name: "bash", arguments: '{"cmd":"ls"}' }]
+      run.step(
+        testStep(0, 0, "note", { text: "graded", ...at(1_000) }),
+        testStep(1, 0, "model", { tool_calls: lsCall, tokens: 40, ...at(2_000) }),
+        testStep(1, 1, "command", { command: "ls", exit_code: 0, ...at(4_000) }),
+      )
+      yield* run.add(result({ seed: 0, score: 1 }))
+      const api = makeViewerApi([yield* openRunDirectoryRun(run.dir)])
+      const heads = () => Effect.map(api.get("runs", {}), (body) => (body as { runs: Array<RunHead> }).runs[0])
+      expect(yield* heads()).toMatchObject({ live: true })
+      const live = (yield* api.get("runs/0/live", {})) as LiveRunView
+      expect(live.progress).toMatchObject({ planned: 3, done: 1, inFlight: 1 })
+      // Seed 1 has steps and no result: in flight since its first step's try began, its last step a command.
+      expect(live.inflight).toEqual([
+        {
+          seed: 1,
+          attempt: 0,
+          state: "running",
+          since_ms: expect.any(Number),
+          turns: 1,
+          last_step: { kind: "command", summary: "$ ls (exit 0)", ago_ms: expect.any(Number) },
+          tokens: 40,
+          cost_usd: null,
+        },
+      ])
+      expect(live.inflight[0]!.since_ms).toBeGreaterThanOrEqual(10_000)
+      expect(live.inflight[0]!.last_step!.ago_ms).toBeGreaterThanOrEqual(6_000)
+
+      // Once its result is written nothing is in flight: the run is no longer shown live.
+      yield* run.add(result({ seed: 1, score: 0 }))
+      const reopened = makeViewerApi([yield* openRunDirectoryRun(run.dir)])
+      expect(
+        yield* Effect.map(reopened.get("runs", {}), (body) => (body as { runs: Array<RunHead> }).runs[0]),
+      ).toMatchObject({ live: false })
+      expect((yield* Effect.flip(reopened.get("runs/0/live", {}))).message).toBe("run 0 is not followed live here")
     }),
   )
 

@@ -1,6 +1,6 @@
-import type { RunEvent } from "@proctor/core"
+import { LiveRunState, type RunEvent } from "@proctor/core"
 import { viewerPage } from "@proctor/viewer"
-import { LiveRunState, liveRunDirectoryRun, serveViewerLocally } from "@proctor/viewer/backend"
+import { liveRunDirectoryRun, serveViewerLocally } from "@proctor/viewer/backend"
 import { Effect } from "effect"
 import type { Io } from "../Io.js"
 import { untilSignal } from "../internal/untilSignal.js"

@@ -5,6 +5,7 @@ import { ConfigError } from "../config/ConfigError.js"
 import type { EvalRunConfig } from "../config/EvalRunConfig.js"
 import { applyResumeSettings, type ResumeSetting } from "../config/ResumeSettings.js"
 import { withSecrets } from "../config/withoutSecrets.js"
+import { forwardModelCalls } from "../events/forwardModelCalls.js"
 import type { RunEvent } from "../events/RunEvents.js"
 import { withRunEvents } from "../events/withRunEvents.js"
 import { makeRunControl, type RunControl } from "../runner/RunControl.js"
@@ -85,9 +86,13 @@ const execute = (runId: string, dir: string, options: EvalRunOptions) => {
   const solverWithInterception =
     options.interception === undefined ? solver : interceptedLayer(options.interception).pipe(Layer.provide(solver))
   const { config, control, events, retryErrors, taskIdOf } = options
-  return runRollouts({ runId, config, control, events, retryErrors, taskIdOf }).pipe(
+  const calls = options.interception?.interceptor.calls
+  const run = runRollouts({ runId, config, control, events, retryErrors, taskIdOf }).pipe(
     Effect.provide(solverWithInterception.pipe(Layer.provideMerge(RunDirectoryStoreLayer(dir, options.config)))),
   )
+  return calls === undefined || events === undefined
+    ? run
+    : Effect.scoped(Effect.zipRight(forwardModelCalls(runId, calls, events), run))
 }
 
 /** Starts a new run in a fresh run directory. */

@@ -32,10 +32,23 @@ export type RunEvent =
       readonly planned: number
       readonly alreadyDone: number
     }
-  /** A try of a rollout begins: `retry` 0 is its first, n its n-th retry (after a `RolloutRetried`). */
-  | { readonly _tag: "RolloutStarted"; readonly key: RolloutKey; readonly retry: number }
-  /** A step of a multi-step rollout, as stored in `steps.jsonl`. */
-  | { readonly _tag: "RolloutStep"; readonly step: RolloutStep }
+  /**
+   * A try of a rollout begins: `retry` 0 is its first, n its n-th retry (after a `RolloutRetried`). `timeoutMs`:
+   * the most time the try is given (the run's `timeout`, or an agent's own shorter limit), when the runner knows it.
+   */
+  | { readonly _tag: "RolloutStarted"; readonly key: RolloutKey; readonly retry: number; readonly timeoutMs?: number }
+  /**
+   * A step of a multi-step rollout, as stored in `steps.jsonl`; `agentTimeLeftMs`: the agent's working time left
+   * as of this step, when it has a time limit.
+   */
+  | { readonly _tag: "RolloutStep"; readonly step: RolloutStep; readonly agentTimeLeftMs?: number }
+  /** A model call of a rollout in flight finished (seen by the run's interceptor): what it spent. */
+  | {
+      readonly _tag: "ModelCallFinished"
+      readonly key: RolloutKey
+      readonly tokens: number | null
+      readonly costUsd: number | null
+    }
   | { readonly _tag: "RolloutFinished"; readonly result: EvalResult; readonly progress: RunProgress }
   | {
       readonly _tag: "RolloutRetried"

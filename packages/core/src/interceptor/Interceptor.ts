@@ -87,6 +87,8 @@ export interface RolloutInterception {
    * cancelled; the id answers 404 from now on. An unknown or already closed id gives no calls.
    */
   readonly close: (cid: string) => Effect.Effect<ReadonlyArray<ModelCall>>
+  /** Every call as it finishes, where the holder publishes them (a live view shows what rollouts spend so far). */
+  readonly calls?: PubSub.PubSub<ModelCall> | undefined
 }
 
 export interface InterceptorService extends RolloutInterception {

@@ -12,6 +12,7 @@ import {
   rolloutKeyId,
 } from "../result/EvalResult.js"
 import type { RolloutStep } from "../result/RolloutStep.js"
+import type { LimitSettings } from "../solver/RolloutLimits.js"
 import { type FinalResult, type RolloutFailure, Solver, SolverError, type SolverService } from "../solver/Solver.js"
 import { ResultStore, type StoreError } from "../store/ResultStore.js"
 import { type RunSummary, SummaryAccumulator } from "../summary/Summary.js"
@@ -161,6 +162,21 @@ export interface RolloutTryOptions {
   readonly recordAgentEvents?: ((events: ReadonlyArray<AgentTrajectoryEvent>) => Effect.Effect<void>) | undefined
 }
 
+/**
+ * A try's `RolloutStarted`, with the most time it is given as far as that is known at its start: the agent's time
+ * limit, and the run's timeout unless the solver keeps its own time under limits (an agent in a sandbox: its task
+ * may set the limit later, and its steps then tell the time left).
+ */
+const startedEvent = (config: EvalRunConfig, limits: LimitSettings, ownClock: boolean) => {
+  const deadlines = [
+    limits.agentTimeoutS === null ? null : limits.agentTimeoutS * 1000,
+    ownClock ? null : config.timeout_s * 1000,
+  ].filter((ms): ms is number => ms !== null)
+  const timeoutMs = deadlines.length === 0 ? null : Math.min(...deadlines)
+  return (key: RolloutKey, retry: number): RunEvent =>
+    timeoutMs === null ? { _tag: "RolloutStarted", key, retry } : { _tag: "RolloutStarted", key, retry, timeoutMs }
+}
+
 const publishTo = (events: PubSub.PubSub<RunEvent> | undefined) => (event: RunEvent) =>
   events === undefined ? Effect.void : PubSub.publish(events, event)
 
@@ -176,7 +192,14 @@ export const rolloutWithRetries = (options: RolloutTryOptions) => {
   const limitSettings = limitSettingsOf(config)
   const withLimits = solver.usesLimits === true || hasLimits(limitSettings)
   const recordSteps = options.recordSteps ?? (() => Effect.void)
-  const emitStep = (step: RolloutStep) => Effect.zipRight(recordSteps([step]), publish({ _tag: "RolloutStep", step }))
+  const emitStep = (step: RolloutStep, agentTimeLeftMs: number | null) =>
+    Effect.zipRight(
+      recordSteps([step]),
+      publish(
+        agentTimeLeftMs === null ? { _tag: "RolloutStep", step } : { _tag: "RolloutStep", step, agentTimeLeftMs },
+      ),
+    )
+  const started = startedEvent(config, limitSettings, solver.enforcesTimeout && withLimits)
   return (key: RolloutKey): Effect.Effect<EvalResult | null> => {
     const rolloutId = makeRolloutId(config, key.seed)
     const task = { runId, key, rolloutId, config }
@@ -192,7 +215,8 @@ export const rolloutWithRetries = (options: RolloutTryOptions) => {
       const t0 = performance.now()
       const attempt = (): Attempt => ({ key, rolloutId, startedAt, retries, latencyMs: elapsedSince(t0), retryLog })
       const solveTry = (limits: LimitsHelper | undefined) => {
-        const recordStep = stepRecorder({ rolloutId, key, retry: retries, limits, emit: emitStep })
+        const emit = (step: RolloutStep) => emitStep(step, limits?.agentTimeLeftMs() ?? null)
+        const recordStep = stepRecorder({ rolloutId, key, retry: retries, limits, emit })
         const recorders =
           options.recordAgentEvents === undefined
             ? { recordStep }
@@ -257,9 +281,7 @@ export const rolloutWithRetries = (options: RolloutTryOptions) => {
         )
       }
       // Who watches in-flight work (eval --view, the job server) learns of each try as it starts.
-      return events === undefined
-        ? solved
-        : Effect.zipRight(publish({ _tag: "RolloutStarted", key, retry: retries }), solved)
+      return events === undefined ? solved : Effect.zipRight(publish(started(key, retries)), solved)
     }
     return tryOnce(0)
   }

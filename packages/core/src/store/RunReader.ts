@@ -1,7 +1,7 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, type Stats, statSync } from "node:fs"
 import { join } from "node:path"
 import { Chunk, Effect, Either, Option, Stream } from "effect"
-import { type EvalResult, rolloutKeyId } from "../result/EvalResult.js"
+import { type EvalResult, type RolloutKey, rolloutKeyId } from "../result/EvalResult.js"
 import type { ModelCall } from "../result/ModelCall.js"
 import type { RolloutStep } from "../result/RolloutStep.js"
 import type { RunSummary } from "../summary/Summary.js"
@@ -45,6 +45,8 @@ export interface RunReader {
   readonly stepCount: (seed: number, attempt: number) => number
   /** How many steps the index holds, every rollout's: it grows as a run still acting appends steps. */
   readonly stepTotal: () => number
+  /** Keys with steps but no result: the rollouts of a run still acting (or that a killed session left unfinished). */
+  readonly unfinishedKeys: () => ReadonlyArray<RolloutKey>
   /**
    * A rollout's steps in the order they happened (every try's; `retry` tells them apart), read by byte offset: those
    * of the rollout that holds the key's result, or, while it has none (a rollout still running), of the latest
@@ -99,6 +101,16 @@ const keyOf = (seed: number, attempt: number): number | string =>
   attempt >= 0 && attempt < 1024 && Number.isSafeInteger(seed * 1024 + attempt)
     ? seed * 1024 + attempt
     : rolloutKeyId({ seed, attempt })
+
+/** The key a `keyOf` id stands for. */
+const keyOfId = (id: number | string): RolloutKey => {
+  if (typeof id === "string") {
+    const [seed, attempt] = id.split(":").map(Number)
+    return { seed: seed!, attempt: attempt! }
+  }
+  const seed = Math.floor(id / 1024)
+  return { seed, attempt: id - seed * 1024 }
+}
 
 /**
  * Where everything of a run is on disk, in typed columns: a result's line by its position in the journal,
@@ -332,6 +344,13 @@ const makeRunReader = (dir: string, manifest: RunDirectoryManifest | null): RunR
       return slot === undefined ? 0 : index.steps.lines(slot)
     },
     stepTotal: () => index.steps.total,
+    unfinishedKeys: () => {
+      const keys: Array<RolloutKey> = []
+      for (const [id, slot] of index.keys) {
+        if (index.keyResult.at(slot) === -1 && index.steps.lines(slot) > 0) keys.push(keyOfId(id))
+      }
+      return keys
+    },
     steps: (seed, attempt) =>
       Effect.try({
         try: () => {

@@ -4,13 +4,14 @@ import {
   Interceptor,
   type InterceptorService,
   interceptedLayer,
+  type ModelCall,
   policyUpstream,
   type ResultStore,
   type SandboxRuntimeService,
   type Solver,
   taskAppSolverLayer,
 } from "@proctor/core"
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, type PubSub, Schema } from "effect"
 import { type JobSecrets, runConfigOf } from "./JobConfig.js"
 import type { JobRecord } from "./JobStore.js"
 import { SandboxRuntimes } from "./SandboxRuntimes.js"
@@ -48,6 +49,8 @@ export interface OpenedJob {
     readonly taskIdOf: (seed: number) => string
     readonly sandbox: SandboxRuntimeService
   } | null
+  /** Every call the job's interceptor sees (every job's: filter by run id), when its calls are intercepted. */
+  readonly modelCalls?: PubSub.PubSub<ModelCall> | undefined
 }
 
 export interface JobRuntimeService {
@@ -64,9 +67,14 @@ export const withInterception = (
   interceptor: InterceptorService,
   config: EvalRunConfig,
   env: Readonly<Record<string, string | undefined>>,
-): Layer.Layer<Solver, never, ResultStore> => {
+): Pick<OpenedJob, "solver" | "modelCalls"> => {
   const upstream = policyUpstream(config, env)
-  return upstream === null ? base : interceptedLayer({ interceptor, upstream }).pipe(Layer.provide(base))
+  return upstream === null
+    ? { solver: base }
+    : {
+        solver: interceptedLayer({ interceptor, upstream }).pipe(Layer.provide(base)),
+        modelCalls: interceptor.calls,
+      }
 }
 
 export const makeJobRuntime = (options: JobRuntimeOptions = {}) =>
@@ -125,10 +133,10 @@ export const makeJobRuntime = (options: JobRuntimeOptions = {}) =>
               : config.tasks !== undefined
                 ? yield* agentJob(config)
                 : { solver: taskAppSolverLayer(config), agent: null }
-          const solver = Option.isSome(interceptor)
+          const run = Option.isSome(interceptor)
             ? withInterception(base, interceptor.value, config, upstreamEnv)
-            : base
-          return { config, solver, agent } satisfies OpenedJob
+            : { solver: base }
+          return { config, agent, ...run } satisfies OpenedJob
         }),
     }
     return service

@@ -1,5 +1,4 @@
-import type { RunControl } from "@proctor/core"
-import { LiveRunState } from "@proctor/viewer/backend"
+import { LiveRunState, type RunControl } from "@proctor/core"
 import { Deferred, Effect, PubSub } from "effect"
 import type { RowSequence } from "./internal/RowSequence.js"
 import type { JobEvent } from "./JobEvent.js"

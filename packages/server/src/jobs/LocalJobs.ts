@@ -1,4 +1,4 @@
-import type { LiveRunState } from "@proctor/viewer/backend"
+import type { LiveRunState } from "@proctor/core"
 import { Context, type Effect } from "effect"
 import type { JobRecord } from "./JobStore.js"
 import type { JobStoreError } from "./JobStoreError.js"

@@ -65,6 +65,7 @@ export const jobEventOf = (jobId: string, event: RunEvent): JobEvent | null => {
       }
     case "RolloutStarted":
     case "RolloutStep":
+    case "ModelCallFinished":
     case "RunFinished":
       return null
   }

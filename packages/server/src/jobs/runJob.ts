@@ -1,12 +1,13 @@
 import {
   type BackoffPolicy,
   type EvalResult,
+  forwardModelCalls,
   makeRunControl,
   type RunEvent,
   runRollouts,
   withRunEvents,
 } from "@proctor/core"
-import { Cause, Effect, Exit, Layer } from "effect"
+import { Cause, Effect, Exit, Layer, type PubSub } from "effect"
 import { loggableCause } from "../internal/loggableCause.js"
 import { nowIso, verdict } from "./admitJob.js"
 import { RowSequence } from "./internal/RowSequence.js"
@@ -96,16 +97,17 @@ export const makeJobRunner = ({ store, rollouts, runtime, metrics, backoff, drai
       // Publishing to the job's sliding hub never waits, so events are forwarded synchronously as core delivers them.
       const onEvent = (event: RunEvent) => Effect.runSync(forward(job)(event))
       // The run's exit is the value, so its last events are delivered even when it fails.
-      const exit = yield* withRunEvents(
-        onEvent,
-        (events) =>
-          Effect.exit(
-            runRollouts({ runId: job.id, config, control, events, backoff, taskIdOf: agent?.taskIdOf }).pipe(
-              Effect.provide(runLayer(job, opened.right)),
-            ),
-          ),
-        0,
-      )
+      const { modelCalls } = opened.right
+      const run = (events: PubSub.PubSub<RunEvent>) =>
+        runRollouts({ runId: job.id, config, control, events, backoff, taskIdOf: agent?.taskIdOf }).pipe(
+          Effect.provide(runLayer(job, opened.right)),
+        )
+      // The dashboard's in-flight rollouts show what their model calls have spent so far.
+      const withSpend = (events: PubSub.PubSub<RunEvent>) =>
+        modelCalls === undefined
+          ? run(events)
+          : Effect.scoped(Effect.zipRight(forwardModelCalls(job.id, modelCalls, events), run(events)))
+      const exit = yield* withRunEvents(onEvent, (events) => Effect.exit(withSpend(events)), 0)
 
       if (Exit.isFailure(exit)) {
         if (draining() && Cause.isInterruptedOnly(exit.cause)) return yield* interrupted(job)

@@ -1,6 +1,6 @@
-import type { EvalResult, RolloutStep } from "@proctor/core"
+import type { EvalResult, LiveRunView, RolloutStep } from "@proctor/core"
 import type { Effect, Option, Stream } from "effect"
-import type { LiveState, RolloutDetail, RowsPage, RunHead } from "../apiShapes.js"
+import type { RolloutDetail, RowsPage, RunHead } from "../apiShapes.js"
 import type { ViewerError } from "./ViewerError.js"
 
 /**
@@ -16,7 +16,7 @@ export interface ViewerRun<E = never> {
   /** The rollout's timeline, while it runs too (no result needed); absent where the holder keeps no steps. */
   readonly steps?: (seed: number, attempt: number) => Effect.Effect<ReadonlyArray<RolloutStep>, ViewerError | E>
   /** What is in flight now; null when nobody here follows the run's in-flight work. */
-  readonly live: Effect.Effect<LiveState | null, ViewerError | E>
+  readonly live: Effect.Effect<LiveRunView | null, ViewerError | E>
   /** Every final result, for a comparison. */
   readonly results: Stream.Stream<EvalResult, ViewerError | E>
   /** Calls `onChange` whenever the run has new rows or live state; returns the function that stops it. */

@@ -1,12 +1,21 @@
-import { basename } from "node:path"
-import { defaults, openRunReader, type RunReader, type StoreError } from "@proctor/core"
+import { statSync } from "node:fs"
+import { basename, join } from "node:path"
+import {
+  defaults,
+  type LiveRunState,
+  openRunReader,
+  RESULTS_FILE,
+  type RunReader,
+  STEPS_FILE,
+  type StoreError,
+} from "@proctor/core"
 import { progressOfSummary, RunningSummary } from "@proctor/report"
 import { Duration, Effect, Option, Schedule, type Scope, Stream } from "effect"
 import type { RolloutRow } from "../apiShapes.js"
 import { rolloutRow } from "../rolloutRow.js"
+import { inFlightOfDirectory } from "./internal/inFlightOfDirectory.js"
 import { yieldToEventLoop } from "./internal/yieldToEventLoop.js"
 
-import type { LiveRunState } from "./LiveRunState.js"
 import { ViewerError } from "./ViewerError.js"
 import type { ViewerRun } from "./ViewerRun.js"
 
@@ -19,8 +28,16 @@ interface Source {
   /** Brings the reader up to date before it is read (a live eval's); a followed directory is refreshed by its poll. */
   readonly refreshBeforeRead: boolean
   readonly live: LiveRunState | null
+  /** A followed directory: true while another process still writes it (see `WRITTEN_LATELY_MS`). */
+  readonly writtenLately?: () => boolean
   readonly watch: (onChange: () => void) => () => void
 }
+
+/**
+ * A run directory without a summary is followed as running while it was written this recently: a run killed hours
+ * ago is not shown as acting, and no agent's turn takes this long without a step.
+ */
+const WRITTEN_LATELY_MS = 10 * 60_000
 
 const makeRun = (source: Source): ViewerRun => {
   let running: RunningSummary | null = null
@@ -42,6 +59,13 @@ const makeRun = (source: Source): ViewerRun => {
       yield* Stream.runForEach(reader.results(summary.added), (result) => Effect.sync(() => summary.add(result)))
       return summary.summary(reader.manifest?.run_id ?? source.name)
     }).pipe(Effect.mapError(unavailable))
+
+  /** Another process is running it (`proctor view` of a directory being written) and it has rollouts acting. */
+  const runningElsewhere = (reader: RunReader) =>
+    source.live === null &&
+    reader.summary() === null &&
+    source.writtenLately?.() === true &&
+    reader.unfinishedKeys().length > 0
 
   const passThreshold = (reader: RunReader) => reader.manifest?.config.pass_threshold ?? defaults.pass_threshold
 
@@ -71,7 +95,7 @@ const makeRun = (source: Source): ViewerRun => {
       return {
         name: source.name,
         run_id: reader.manifest?.run_id ?? live?.runId ?? source.name,
-        live: following,
+        live: following || (summary !== null && runningElsewhere(reader)),
         config: reader.manifest?.config ?? null,
         summary,
         progress,
@@ -113,7 +137,13 @@ const makeRun = (source: Source): ViewerRun => {
       Effect.flatMap(current, (reader) =>
         reader === null ? Effect.succeed([]) : Effect.mapError(reader.steps(seed, attempt), unavailable),
       ),
-    live: Effect.sync(() => source.live?.view() ?? null),
+    live: Effect.flatMap(current, (reader) => {
+      if (source.live !== null) return Effect.sync(() => source.live?.view() ?? null)
+      if (reader === null || !runningElsewhere(reader)) return Effect.succeed(null)
+      return Effect.flatMap(runningSummary(reader), (summary) =>
+        summary === null ? Effect.succeed(null) : Effect.mapError(inFlightOfDirectory(reader, summary), unavailable),
+      )
+    }),
     results: Stream.unwrap(
       Effect.map(current, (reader) =>
         reader === null ? Stream.empty : Stream.mapError(reader.results(0), unavailable),
@@ -122,6 +152,13 @@ const makeRun = (source: Source): ViewerRun => {
     watch: source.watch,
   }
 }
+
+/** When the run's journal or steps were last written (epoch ms; 0 when neither exists). */
+const lastWrittenMs = (dir: string): number =>
+  Math.max(
+    0,
+    ...[RESULTS_FILE, STEPS_FILE].map((name) => statSync(join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0),
+  )
 
 /**
  * A run directory on disk (`proctor view DIR`), followed while another process may still write it: every
@@ -135,11 +172,13 @@ export const openRunDirectoryRun = (
   Effect.gen(function* () {
     const reader = yield* openRunReader(dir)
     const watchers = new Set<() => void>()
+    let writtenAtMs = lastWrittenMs(dir)
     const run = makeRun({
       name: options.name ?? basename(dir),
       reader: () => Effect.succeed(reader),
       refreshBeforeRead: false,
       live: null,
+      writtenLately: () => Date.now() - writtenAtMs < WRITTEN_LATELY_MS,
       watch: (onChange) => {
         watchers.add(onChange)
         return () => watchers.delete(onChange)
@@ -153,6 +192,7 @@ export const openRunDirectoryRun = (
         reader.stepTotal() !== before.steps ||
         (reader.summary() !== null) !== before.summarized
       ) {
+        writtenAtMs = Date.now()
         for (const watcher of watchers) watcher()
       }
     }).pipe(Effect.catchAll((error) => Effect.logWarning(`cannot follow ${dir}: ${error.message}`)))

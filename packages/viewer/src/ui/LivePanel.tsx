@@ -1,5 +1,6 @@
+import type { LiveRunView } from "@proctor/core"
 import { useEffect, useState } from "preact/hooks"
-import type { LiveState, RunHead } from "../apiShapes.js"
+import type { RunHead } from "../apiShapes.js"
 import { duration, integer, usd } from "./format.js"
 import type { ViewerSource } from "./source.js"
 
@@ -21,9 +22,12 @@ export interface LivePanelProps {
   readonly rolloutHref: (seed: number, attempt: number) => string
 }
 
-/** A run still being written: progress, every rollout in flight (running, or waiting to retry and why), tokens and cost. */
+/**
+ * A run still being written: progress, tokens and cost so far, and every rollout in flight — running (its turns, last
+ * step, spend and time left, linked to its timeline so far) or waiting to retry (why, and for how long more).
+ */
 export const LivePanel = ({ source, run, updates, rolloutHref }: LivePanelProps) => {
-  const [live, setLive] = useState<{ readonly state: LiveState; readonly at: number } | null>(null)
+  const [live, setLive] = useState<{ readonly state: LiveRunView; readonly at: number } | null>(null)
   const now = useClock(1000)
   useEffect(() => {
     let current = true
@@ -62,6 +66,11 @@ export const LivePanel = ({ source, run, updates, rolloutHref }: LivePanelProps)
               <th>attempt</th>
               <th>state</th>
               <th>for</th>
+              <th>turns</th>
+              <th>last step</th>
+              <th>tokens</th>
+              <th>cost</th>
+              <th>time left</th>
               <th>retry</th>
               <th>reason</th>
               <th>retry in</th>
@@ -82,6 +91,13 @@ export const LivePanel = ({ source, run, updates, rolloutHref }: LivePanelProps)
                 <td>{item.attempt}</td>
                 <td>{item.state === "running" ? "running" : "waiting to retry"}</td>
                 <td>{duration(item.since_ms + aged)}</td>
+                <td data-testid="inflight-turns">{item.turns}</td>
+                <td class="last-step" data-testid="inflight-last-step" data-kind={item.last_step?.kind}>
+                  {item.last_step?.summary ?? ""}
+                </td>
+                <td>{integer(item.tokens)}</td>
+                <td>{usd(item.cost_usd)}</td>
+                <td>{item.time_left_ms === undefined ? "" : duration(Math.max(0, item.time_left_ms - aged))}</td>
                 <td>{item.retry ?? ""}</td>
                 <td>{item.reason ?? ""}</td>
                 <td>{item.retry_in_ms === undefined ? "" : duration(Math.max(0, item.retry_in_ms - aged))}</td>

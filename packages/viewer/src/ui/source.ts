@@ -1,7 +1,7 @@
+import type { LiveRunView } from "@proctor/core"
 import {
   type ComparisonView,
   type EmbeddedHead,
-  type LiveState,
   type RolloutDetail,
   type RolloutSteps,
   type RowsPage,
@@ -25,7 +25,7 @@ export interface ViewerSource {
   /** The rollout's timeline so far (empty for a one-shot rollout): it grows while the rollout runs. */
   readonly steps: (run: number, seed: number, attempt: number) => Promise<RolloutSteps["steps"]>
   /** Null for a run that is not live. */
-  readonly live: (run: number) => Promise<LiveState | null>
+  readonly live: (run: number) => Promise<LiveRunView | null>
   readonly compare: (a: number, b: number) => Promise<ComparisonView | null>
   /** Calls `onUpdate(run)` whenever run `run` has new rows or live state; returns how to stop. */
   readonly subscribe: (onUpdate: (run: number) => void) => () => void
@@ -62,7 +62,7 @@ export const httpSource = (mode: ViewerMode, base: string, apiKey: string | null
     rows: (run, from, limit) => need<RowsPage>(rowsPath(run, from, limit)),
     rollout: (run, seed, attempt) => get<RolloutDetail>(`/runs/${run}/rollouts/${seed}/${attempt}`, true),
     steps: async (run, seed, attempt) => (await get<RolloutSteps>(stepsPath(run, seed, attempt), true))?.steps ?? [],
-    live: (run) => get<LiveState>(`/runs/${run}/live`, true),
+    live: (run) => get<LiveRunView>(`/runs/${run}/live`, true),
     compare: (a, b) => get<ComparisonView>(`/compare?a=${a}&b=${b}`, true),
     subscribe: (onUpdate) =>
       followEvents(`${root}/events`, headers, (event) => {

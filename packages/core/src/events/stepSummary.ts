@@ -1,0 +1,34 @@
+import type { RolloutStep } from "../result/RolloutStep.js"
+
+/** The longest summary a live view shows of a step: one terminal line's worth beside the rollout's numbers. */
+export const STEP_SUMMARY_CHARS = 120
+
+const firstLine = (text: string | undefined): string => (text ?? "").trim().split("\n", 1)[0]!.trim()
+
+const within = (text: string, chars: number): string =>
+  text.length <= chars ? text : `${text.slice(0, Math.max(0, chars - 1))}…`
+
+/**
+ * A step in one line, as a live view says what a rollout did last: the model's tool calls (or its first line of
+ * text), a command with its exit code, a tool's answer, a note.
+ */
+export const stepSummary = (step: RolloutStep, chars = STEP_SUMMARY_CHARS): string => {
+  switch (step.kind) {
+    case "model": {
+      const calls = step.tool_calls ?? []
+      if (calls.length > 0) {
+        return within(`model → ${calls.map((call) => `${call.name}(${firstLine(call.arguments)})`).join(", ")}`, chars)
+      }
+      return within(`model: ${firstLine(step.text)}`, chars)
+    }
+    case "command": {
+      const exit =
+        step.exit_code === undefined ? "" : step.exit_code === null ? " (no exit code)" : ` (exit ${step.exit_code})`
+      return within(`$ ${firstLine(step.command)}${exit}`, chars)
+    }
+    case "tool":
+      return within(`${step.text ?? "tool"}: ${firstLine(step.output)}`, chars)
+    case "note":
+      return within(firstLine(step.text), chars)
+  }
+}
