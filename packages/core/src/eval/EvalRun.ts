@@ -5,8 +5,11 @@ import { ConfigError } from "../config/ConfigError.js"
 import type { EvalRunConfig } from "../config/EvalRunConfig.js"
 import { withSecrets } from "../config/internal/withoutSecrets.js"
 import { applyResumeSettings, type ResumeSetting } from "../config/ResumeSettings.js"
+import { graderSetupError } from "../dataset/DatasetRun.js"
 import type { RunEvent } from "../events/RunEvents.js"
 import { withRunEvents } from "../events/withRunEvents.js"
+import { gradedLayer } from "../grader/GradedSolver.js"
+import { makeGraderSet } from "../grader/GraderSet.js"
 import { makeRunControl, type RunControl } from "../runner/RunControl.js"
 import { type RunOutcome, runRollouts } from "../runner/Runner.js"
 import { HttpTaskAppSolverLayer } from "../solver/HttpTaskAppSolver.js"
@@ -76,15 +79,27 @@ export const interceptedLayer = (interception: Omit<InterceptionOptions, "record
     }),
   )
 
-const execute = (runId: string, dir: string, options: EvalRunOptions) => {
-  const solver = options.solver ?? taskAppSolverLayer(options.config)
-  const solverWithInterception =
-    options.interception === undefined ? solver : interceptedLayer(options.interception).pipe(Layer.provide(solver))
-  const { config, control, events, retryErrors, taskIdOf } = options
-  return runRollouts({ runId, config, control, events, retryErrors, taskIdOf }).pipe(
-    Effect.provide(solverWithInterception.pipe(Layer.provideMerge(RunDirectoryStoreLayer(dir, options.config)))),
-  )
-}
+/**
+ * The run's graders around a task app's or an agent's solver (a dataset run's solver grades by itself): built
+ * once, before the first rollout, and a grader that cannot be built is a config error.
+ */
+const withGraders = (config: EvalRunConfig, solver: Layer.Layer<Solver>) =>
+  config.graders === undefined || config.dataset !== undefined
+    ? Effect.succeed(solver)
+    : Effect.map(Effect.mapError(makeGraderSet(config.graders), graderSetupError(config.graders)), (graders) =>
+        gradedLayer(graders).pipe(Layer.provide(solver)),
+      )
+
+const execute = (runId: string, dir: string, options: EvalRunOptions) =>
+  Effect.gen(function* () {
+    const solver = yield* withGraders(options.config, options.solver ?? taskAppSolverLayer(options.config))
+    const solverWithInterception =
+      options.interception === undefined ? solver : interceptedLayer(options.interception).pipe(Layer.provide(solver))
+    const { config, control, events, retryErrors, taskIdOf } = options
+    return yield* runRollouts({ runId, config, control, events, retryErrors, taskIdOf }).pipe(
+      Effect.provide(solverWithInterception.pipe(Layer.provideMerge(RunDirectoryStoreLayer(dir, options.config)))),
+    )
+  })
 
 /** Starts a new run in a fresh run directory. */
 export const startEvalRun = Effect.fn("EvalRun.start")(function* (options: EvalRunOptions) {

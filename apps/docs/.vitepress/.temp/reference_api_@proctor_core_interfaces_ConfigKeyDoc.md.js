@@ -1,0 +1,19 @@
+import { ssrRenderAttrs } from "vue/server-renderer";
+import { useSSRContext } from "vue";
+import { _ as _export_sfc } from "./plugin-vue_export-helper.1tPrXgE0.js";
+const __pageData = JSON.parse('{"title":"Interface: ConfigKeyDoc","description":"","frontmatter":{},"headers":[],"relativePath":"reference/api/@proctor/core/interfaces/ConfigKeyDoc.md","filePath":"reference/api/@proctor/core/interfaces/ConfigKeyDoc.md"}');
+const _sfc_main = { name: "reference/api/@proctor/core/interfaces/ConfigKeyDoc.md" };
+function _sfc_ssrRender(_ctx, _push, _parent, _attrs, $props, $setup, $data, $options) {
+  _push(`<div${ssrRenderAttrs(_attrs)}><p><a href="./../../../">Library API</a> / <a href="./../">@proctor/core</a> / ConfigKeyDoc</p><h1 id="interface-configkeydoc" tabindex="-1">Interface: ConfigKeyDoc <a class="header-anchor" href="#interface-configkeydoc" aria-label="Permalink to &quot;Interface: ConfigKeyDoc&quot;">​</a></h1><p>Defined in: packages/core/src/config/ConfigKeyDoc.ts:7</p><p>What the config reference (apps/docs) says about a key of the eval config, kept as annotations on the key&#39;s Schema field so the reference is generated from the code that decodes the key.</p><h2 id="properties" tabindex="-1">Properties <a class="header-anchor" href="#properties" aria-label="Permalink to &quot;Properties&quot;">​</a></h2><h3 id="defaulttext" tabindex="-1">defaultText? <a class="header-anchor" href="#defaulttext" aria-label="Permalink to &quot;defaultText?&quot;">​</a></h3><blockquote><p><code>readonly</code> <code>optional</code> <strong>defaultText?</strong>: <code>string</code></p></blockquote><p>Defined in: packages/core/src/config/ConfigKeyDoc.ts:16</p><p>The default in words, when it is not one value (<code>runs/{run_id}</code>, &quot;true when traces_dir is set&quot;).</p><hr><h3 id="description" tabindex="-1">description <a class="header-anchor" href="#description" aria-label="Permalink to &quot;description&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>description</strong>: <code>string</code></p></blockquote><p>Defined in: packages/core/src/config/ConfigKeyDoc.ts:8</p><hr><h3 id="example" tabindex="-1">example <a class="header-anchor" href="#example" aria-label="Permalink to &quot;example&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>example</strong>: <code>string</code></p></blockquote><p>Defined in: packages/core/src/config/ConfigKeyDoc.ts:12</p><p>The value as written in TOML (<code>16</code>, <code>[&quot;0-99&quot;]</code>, <code>&quot;http://127.0.0.1:8000&quot;</code>); tests decode it.</p><hr><h3 id="flag" tabindex="-1">flag? <a class="header-anchor" href="#flag" aria-label="Permalink to &quot;flag?&quot;">​</a></h3><blockquote><p><code>readonly</code> <code>optional</code> <strong>flag?</strong>: <code>string</code></p></blockquote><p>Defined in: packages/core/src/config/ConfigKeyDoc.ts:14</p><p>The <code>proctor eval</code> flag or argument that sets the key, when one does.</p><hr><h3 id="synthai" tabindex="-1">synthAi <a class="header-anchor" href="#synthai" aria-label="Permalink to &quot;synthAi&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>synthAi</strong>: <code>string</code> | <code>null</code></p></blockquote><p>Defined in: packages/core/src/config/ConfigKeyDoc.ts:10</p><p>synth-ai&#39;s name for the key (usually the same); null for proctor&#39;s own keys.</p></div>`);
+}
+const _sfc_setup = _sfc_main.setup;
+_sfc_main.setup = (props, ctx) => {
+  const ssrContext = useSSRContext();
+  (ssrContext.modules || (ssrContext.modules = /* @__PURE__ */ new Set())).add("reference/api/@proctor/core/interfaces/ConfigKeyDoc.md");
+  return _sfc_setup ? _sfc_setup(props, ctx) : void 0;
+};
+const ConfigKeyDoc = /* @__PURE__ */ _export_sfc(_sfc_main, [["ssrRender", _sfc_ssrRender]]);
+export {
+  __pageData,
+  ConfigKeyDoc as default
+};

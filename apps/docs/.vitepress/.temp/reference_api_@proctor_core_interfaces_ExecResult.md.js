@@ -1,0 +1,19 @@
+import { ssrRenderAttrs } from "vue/server-renderer";
+import { useSSRContext } from "vue";
+import { _ as _export_sfc } from "./plugin-vue_export-helper.1tPrXgE0.js";
+const __pageData = JSON.parse('{"title":"Interface: ExecResult","description":"","frontmatter":{},"headers":[],"relativePath":"reference/api/@proctor/core/interfaces/ExecResult.md","filePath":"reference/api/@proctor/core/interfaces/ExecResult.md"}');
+const _sfc_main = { name: "reference/api/@proctor/core/interfaces/ExecResult.md" };
+function _sfc_ssrRender(_ctx, _push, _parent, _attrs, $props, $setup, $data, $options) {
+  _push(`<div${ssrRenderAttrs(_attrs)}><p><a href="./../../../">Library API</a> / <a href="./../">@proctor/core</a> / ExecResult</p><h1 id="interface-execresult" tabindex="-1">Interface: ExecResult <a class="header-anchor" href="#interface-execresult" aria-label="Permalink to &quot;Interface: ExecResult&quot;">​</a></h1><p>Defined in: packages/core/src/sandbox/Sandbox.ts:23</p><h2 id="properties" tabindex="-1">Properties <a class="header-anchor" href="#properties" aria-label="Permalink to &quot;Properties&quot;">​</a></h2><h3 id="durationms" tabindex="-1">durationMs <a class="header-anchor" href="#durationms" aria-label="Permalink to &quot;durationMs&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>durationMs</strong>: <code>number</code></p></blockquote><p>Defined in: packages/core/src/sandbox/Sandbox.ts:32</p><hr><h3 id="exitcode" tabindex="-1">exitCode <a class="header-anchor" href="#exitcode" aria-label="Permalink to &quot;exitCode&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>exitCode</strong>: <code>number</code></p></blockquote><p>Defined in: packages/core/src/sandbox/Sandbox.ts:25</p><p>The command&#39;s exit code; 128 + n when killed by signal n (137: killed, as an OOM kill or a timeout is).</p><hr><h3 id="stderr" tabindex="-1">stderr <a class="header-anchor" href="#stderr" aria-label="Permalink to &quot;stderr&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>stderr</strong>: <code>string</code></p></blockquote><p>Defined in: packages/core/src/sandbox/Sandbox.ts:27</p><hr><h3 id="stderrtruncated" tabindex="-1">stderrTruncated <a class="header-anchor" href="#stderrtruncated" aria-label="Permalink to &quot;stderrTruncated&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>stderrTruncated</strong>: <code>boolean</code></p></blockquote><p>Defined in: packages/core/src/sandbox/Sandbox.ts:30</p><hr><h3 id="stdout" tabindex="-1">stdout <a class="header-anchor" href="#stdout" aria-label="Permalink to &quot;stdout&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>stdout</strong>: <code>string</code></p></blockquote><p>Defined in: packages/core/src/sandbox/Sandbox.ts:26</p><hr><h3 id="stdouttruncated" tabindex="-1">stdoutTruncated <a class="header-anchor" href="#stdouttruncated" aria-label="Permalink to &quot;stdoutTruncated&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>stdoutTruncated</strong>: <code>boolean</code></p></blockquote><p>Defined in: packages/core/src/sandbox/Sandbox.ts:29</p><p>True when the output was longer than <code>maxOutputBytes</code> and was cut.</p><hr><h3 id="timedout" tabindex="-1">timedOut <a class="header-anchor" href="#timedout" aria-label="Permalink to &quot;timedOut&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>timedOut</strong>: <code>boolean</code></p></blockquote><p>Defined in: packages/core/src/sandbox/Sandbox.ts:31</p></div>`);
+}
+const _sfc_setup = _sfc_main.setup;
+_sfc_main.setup = (props, ctx) => {
+  const ssrContext = useSSRContext();
+  (ssrContext.modules || (ssrContext.modules = /* @__PURE__ */ new Set())).add("reference/api/@proctor/core/interfaces/ExecResult.md");
+  return _sfc_setup ? _sfc_setup(props, ctx) : void 0;
+};
+const ExecResult = /* @__PURE__ */ _export_sfc(_sfc_main, [["ssrRender", _sfc_ssrRender]]);
+export {
+  __pageData,
+  ExecResult as default
+};

@@ -1,0 +1,19 @@
+import { ssrRenderAttrs } from "vue/server-renderer";
+import { useSSRContext } from "vue";
+import { _ as _export_sfc } from "./plugin-vue_export-helper.1tPrXgE0.js";
+const __pageData = JSON.parse('{"title":"Interface: RequestDelta","description":"","frontmatter":{},"headers":[],"relativePath":"reference/api/@proctor/core/interfaces/RequestDelta.md","filePath":"reference/api/@proctor/core/interfaces/RequestDelta.md"}');
+const _sfc_main = { name: "reference/api/@proctor/core/interfaces/RequestDelta.md" };
+function _sfc_ssrRender(_ctx, _push, _parent, _attrs, $props, $setup, $data, $options) {
+  _push(`<div${ssrRenderAttrs(_attrs)}><p><a href="./../../../">Library API</a> / <a href="./../">@proctor/core</a> / RequestDelta</p><h1 id="interface-requestdelta" tabindex="-1">Interface: RequestDelta <a class="header-anchor" href="#interface-requestdelta" aria-label="Permalink to &quot;Interface: RequestDelta&quot;">​</a></h1><p>Defined in: packages/core/src/store/ModelCallCodec.ts:19</p><p>How model calls are stored (<code>model_calls.jsonl</code>, the job server&#39;s <code>model_calls</code> table) so a rollout&#39;s storage grows with its turns, not with their square. A client resends the whole conversation on every call; stored, a call keeps only what is new since the previous call of its rollout:</p><ul><li>its conversation (<code>messages</code>, or the Responses API&#39;s <code>input</code>) holds only the entries after the first <code>keep</code> entries of the base&#39;s conversation followed by the base&#39;s answer;</li><li>each request member listed in <code>same</code> (tools, system prompt, …) is <code>null</code>, standing for the base&#39;s.</li></ul><p><code>request_delta: { base, keep, same? }</code> names the base (the previous call of the same rollout, by <code>call_id</code>). The prefix is measured by exact JSON equality, entry by entry: a client that rewrites its history shares a shorter prefix (down to none, the full list), and reconstruction is always exact, members in their original order. A call with no base, or nothing shared with it, is stored as it was made, which is also how every call was stored before: those read back unchanged.</p><h2 id="properties" tabindex="-1">Properties <a class="header-anchor" href="#properties" aria-label="Permalink to &quot;Properties&quot;">​</a></h2><h3 id="base" tabindex="-1">base <a class="header-anchor" href="#base" aria-label="Permalink to &quot;base&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>base</strong>: <code>string</code></p></blockquote><p>Defined in: packages/core/src/store/ModelCallCodec.ts:21</p><p>The <code>call_id</code> of the call this one is relative to.</p><hr><h3 id="keep" tabindex="-1">keep <a class="header-anchor" href="#keep" aria-label="Permalink to &quot;keep&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>keep</strong>: <code>number</code></p></blockquote><p>Defined in: packages/core/src/store/ModelCallCodec.ts:23</p><p>How many entries of the base&#39;s conversation plus its answer open this call&#39;s conversation.</p><hr><h3 id="same" tabindex="-1">same? <a class="header-anchor" href="#same" aria-label="Permalink to &quot;same?&quot;">​</a></h3><blockquote><p><code>readonly</code> <code>optional</code> <strong>same?</strong>: readonly <code>string</code>[]</p></blockquote><p>Defined in: packages/core/src/store/ModelCallCodec.ts:25</p><p>Request members equal to the base&#39;s, stored as null.</p></div>`);
+}
+const _sfc_setup = _sfc_main.setup;
+_sfc_main.setup = (props, ctx) => {
+  const ssrContext = useSSRContext();
+  (ssrContext.modules || (ssrContext.modules = /* @__PURE__ */ new Set())).add("reference/api/@proctor/core/interfaces/RequestDelta.md");
+  return _sfc_setup ? _sfc_setup(props, ctx) : void 0;
+};
+const RequestDelta = /* @__PURE__ */ _export_sfc(_sfc_main, [["ssrRender", _sfc_ssrRender]]);
+export {
+  __pageData,
+  RequestDelta as default
+};

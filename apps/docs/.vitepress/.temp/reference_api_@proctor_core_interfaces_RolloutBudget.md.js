@@ -1,0 +1,19 @@
+import { ssrRenderAttrs } from "vue/server-renderer";
+import { useSSRContext } from "vue";
+import { _ as _export_sfc } from "./plugin-vue_export-helper.1tPrXgE0.js";
+const __pageData = JSON.parse('{"title":"Interface: RolloutBudget","description":"","frontmatter":{},"headers":[],"relativePath":"reference/api/@proctor/core/interfaces/RolloutBudget.md","filePath":"reference/api/@proctor/core/interfaces/RolloutBudget.md"}');
+const _sfc_main = { name: "reference/api/@proctor/core/interfaces/RolloutBudget.md" };
+function _sfc_ssrRender(_ctx, _push, _parent, _attrs, $props, $setup, $data, $options) {
+  _push(`<div${ssrRenderAttrs(_attrs)}><p><a href="./../../../">Library API</a> / <a href="./../">@proctor/core</a> / RolloutBudget</p><h1 id="interface-rolloutbudget" tabindex="-1">Interface: RolloutBudget <a class="header-anchor" href="#interface-rolloutbudget" aria-label="Permalink to &quot;Interface: RolloutBudget&quot;">​</a></h1><p>Defined in: packages/core/src/interceptor/Interceptor.ts:45</p><p>A rollout&#39;s token and cost budget, read afresh at every call (a solver may set per-task limits after the rollout opened). Once a call takes the rollout over it, or a call comes after it is spent, <code>reach</code> is told; calls after that get an error answer (HTTP 400, <code>{&quot;error&quot;:{&quot;type&quot;:&quot;proctor_limit&quot;,&quot;code&quot;:&quot;max_tokens&quot;,…}}</code> in the API&#39;s shape).</p><h2 id="properties" tabindex="-1">Properties <a class="header-anchor" href="#properties" aria-label="Permalink to &quot;Properties&quot;">​</a></h2><h3 id="reach" tabindex="-1">reach <a class="header-anchor" href="#reach" aria-label="Permalink to &quot;reach&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>reach</strong>: (<code>limit</code>) =&gt; <code>void</code></p></blockquote><p>Defined in: packages/core/src/interceptor/Interceptor.ts:47</p><h4 id="parameters" tabindex="-1">Parameters <a class="header-anchor" href="#parameters" aria-label="Permalink to &quot;Parameters&quot;">​</a></h4><h5 id="limit" tabindex="-1">limit <a class="header-anchor" href="#limit" aria-label="Permalink to &quot;limit&quot;">​</a></h5><p><code>&quot;max_tokens&quot;</code> | <code>&quot;max_cost&quot;</code></p><h4 id="returns" tabindex="-1">Returns <a class="header-anchor" href="#returns" aria-label="Permalink to &quot;Returns&quot;">​</a></h4><p><code>void</code></p><hr><h3 id="settings" tabindex="-1">settings <a class="header-anchor" href="#settings" aria-label="Permalink to &quot;settings&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>settings</strong>: () =&gt; <code>object</code></p></blockquote><p>Defined in: packages/core/src/interceptor/Interceptor.ts:46</p><h4 id="returns-1" tabindex="-1">Returns <a class="header-anchor" href="#returns-1" aria-label="Permalink to &quot;Returns&quot;">​</a></h4><p><code>object</code></p><h5 id="maxcost" tabindex="-1">maxCost <a class="header-anchor" href="#maxcost" aria-label="Permalink to &quot;maxCost&quot;">​</a></h5><blockquote><p><code>readonly</code> <strong>maxCost</strong>: <code>number</code> | <code>null</code></p></blockquote><h5 id="maxtokens" tabindex="-1">maxTokens <a class="header-anchor" href="#maxtokens" aria-label="Permalink to &quot;maxTokens&quot;">​</a></h5><blockquote><p><code>readonly</code> <strong>maxTokens</strong>: <code>number</code> | <code>null</code></p></blockquote></div>`);
+}
+const _sfc_setup = _sfc_main.setup;
+_sfc_main.setup = (props, ctx) => {
+  const ssrContext = useSSRContext();
+  (ssrContext.modules || (ssrContext.modules = /* @__PURE__ */ new Set())).add("reference/api/@proctor/core/interfaces/RolloutBudget.md");
+  return _sfc_setup ? _sfc_setup(props, ctx) : void 0;
+};
+const RolloutBudget = /* @__PURE__ */ _export_sfc(_sfc_main, [["ssrRender", _sfc_ssrRender]]);
+export {
+  __pageData,
+  RolloutBudget as default
+};

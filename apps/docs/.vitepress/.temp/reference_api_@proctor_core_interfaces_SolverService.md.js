@@ -1,0 +1,19 @@
+import { ssrRenderAttrs } from "vue/server-renderer";
+import { useSSRContext } from "vue";
+import { _ as _export_sfc } from "./plugin-vue_export-helper.1tPrXgE0.js";
+const __pageData = JSON.parse('{"title":"Interface: SolverService","description":"","frontmatter":{},"headers":[],"relativePath":"reference/api/@proctor/core/interfaces/SolverService.md","filePath":"reference/api/@proctor/core/interfaces/SolverService.md"}');
+const _sfc_main = { name: "reference/api/@proctor/core/interfaces/SolverService.md" };
+function _sfc_ssrRender(_ctx, _push, _parent, _attrs, $props, $setup, $data, $options) {
+  _push(`<div${ssrRenderAttrs(_attrs)}><p><a href="./../../../">Library API</a> / <a href="./../">@proctor/core</a> / SolverService</p><h1 id="interface-solverservice" tabindex="-1">Interface: SolverService <a class="header-anchor" href="#interface-solverservice" aria-label="Permalink to &quot;Interface: SolverService&quot;">​</a></h1><p>Defined in: packages/core/src/solver/Solver.ts:111</p><h2 id="properties" tabindex="-1">Properties <a class="header-anchor" href="#properties" aria-label="Permalink to &quot;Properties&quot;">​</a></h2><h3 id="enforcestimeout" tabindex="-1">enforcesTimeout <a class="header-anchor" href="#enforcestimeout" aria-label="Permalink to &quot;enforcesTimeout&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>enforcesTimeout</strong>: <code>boolean</code></p></blockquote><p>Defined in: packages/core/src/solver/Solver.ts:117</p><p>True when the solver enforces <code>config.timeout_s</code> itself (the HTTP solver lets its transport do it), so the runner adds no timer per rollout.</p><hr><h3 id="name" tabindex="-1">name <a class="header-anchor" href="#name" aria-label="Permalink to &quot;name&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>name</strong>: <code>string</code></p></blockquote><p>Defined in: packages/core/src/solver/Solver.ts:112</p><hr><h3 id="solve" tabindex="-1">solve <a class="header-anchor" href="#solve" aria-label="Permalink to &quot;solve&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>solve</strong>: (<code>task</code>) =&gt; <code>Effect</code>&lt;<a href="./FinalResult.html"><code>FinalResult</code></a>, <a href="./../#rolloutfailure"><code>RolloutFailure</code></a>&gt;</p></blockquote><p>Defined in: packages/core/src/solver/Solver.ts:120</p><h4 id="parameters" tabindex="-1">Parameters <a class="header-anchor" href="#parameters" aria-label="Permalink to &quot;Parameters&quot;">​</a></h4><h5 id="task" tabindex="-1">task <a class="header-anchor" href="#task" aria-label="Permalink to &quot;task&quot;">​</a></h5><p><a href="./RolloutTask.html"><code>RolloutTask</code></a></p><h4 id="returns" tabindex="-1">Returns <a class="header-anchor" href="#returns" aria-label="Permalink to &quot;Returns&quot;">​</a></h4><p><code>Effect</code>&lt;<a href="./FinalResult.html"><code>FinalResult</code></a>, <a href="./../#rolloutfailure"><code>RolloutFailure</code></a>&gt;</p><hr><h3 id="useslimits" tabindex="-1">usesLimits? <a class="header-anchor" href="#useslimits" aria-label="Permalink to &quot;usesLimits?&quot;">​</a></h3><blockquote><p><code>readonly</code> <code>optional</code> <strong>usesLimits?</strong>: <code>boolean</code></p></blockquote><p>Defined in: packages/core/src/solver/Solver.ts:119</p><p>True for agents (multi-step solvers): each try gets <code>limits</code> even when the run&#39;s config sets none.</p></div>`);
+}
+const _sfc_setup = _sfc_main.setup;
+_sfc_main.setup = (props, ctx) => {
+  const ssrContext = useSSRContext();
+  (ssrContext.modules || (ssrContext.modules = /* @__PURE__ */ new Set())).add("reference/api/@proctor/core/interfaces/SolverService.md");
+  return _sfc_setup ? _sfc_setup(props, ctx) : void 0;
+};
+const SolverService = /* @__PURE__ */ _export_sfc(_sfc_main, [["ssrRender", _sfc_ssrRender]]);
+export {
+  __pageData,
+  SolverService as default
+};

@@ -1,0 +1,19 @@
+import { ssrRenderAttrs } from "vue/server-renderer";
+import { useSSRContext } from "vue";
+import { _ as _export_sfc } from "./plugin-vue_export-helper.1tPrXgE0.js";
+const __pageData = JSON.parse('{"title":"Interface: TaskAppCheckOptions","description":"","frontmatter":{},"headers":[],"relativePath":"reference/api/@proctor/core/interfaces/TaskAppCheckOptions.md","filePath":"reference/api/@proctor/core/interfaces/TaskAppCheckOptions.md"}');
+const _sfc_main = { name: "reference/api/@proctor/core/interfaces/TaskAppCheckOptions.md" };
+function _sfc_ssrRender(_ctx, _push, _parent, _attrs, $props, $setup, $data, $options) {
+  _push(`<div${ssrRenderAttrs(_attrs)}><p><a href="./../../../">Library API</a> / <a href="./../">@proctor/core</a> / TaskAppCheckOptions</p><h1 id="interface-taskappcheckoptions" tabindex="-1">Interface: TaskAppCheckOptions <a class="header-anchor" href="#interface-taskappcheckoptions" aria-label="Permalink to &quot;Interface: TaskAppCheckOptions&quot;">​</a></h1><p>Defined in: packages/core/src/taskApp/TaskAppCheck.ts:16</p><h2 id="properties" tabindex="-1">Properties <a class="header-anchor" href="#properties" aria-label="Permalink to &quot;Properties&quot;">​</a></h2><h3 id="apikey" tabindex="-1">apiKey <a class="header-anchor" href="#apikey" aria-label="Permalink to &quot;apiKey&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>apiKey</strong>: <code>Redacted</code>&lt;<code>string</code>&gt; | <code>null</code></p></blockquote><p>Defined in: packages/core/src/taskApp/TaskAppCheck.ts:18</p><hr><h3 id="inferenceurl" tabindex="-1">inferenceUrl? <a class="header-anchor" href="#inferenceurl" aria-label="Permalink to &quot;inferenceUrl?&quot;">​</a></h3><blockquote><p><code>readonly</code> <code>optional</code> <strong>inferenceUrl?</strong>: <code>string</code> | <code>null</code></p></blockquote><p>Defined in: packages/core/src/taskApp/TaskAppCheck.ts:23</p><p>The model endpoint for the test rollout; without one the rollout is skipped, not failed.</p><hr><h3 id="model" tabindex="-1">model? <a class="header-anchor" href="#model" aria-label="Permalink to &quot;model?&quot;">​</a></h3><blockquote><p><code>readonly</code> <code>optional</code> <strong>model?</strong>: <code>string</code> | <code>null</code></p></blockquote><p>Defined in: packages/core/src/taskApp/TaskAppCheck.ts:21</p><p>Policy for the one test rollout.</p><hr><h3 id="seed" tabindex="-1">seed? <a class="header-anchor" href="#seed" aria-label="Permalink to &quot;seed?&quot;">​</a></h3><blockquote><p><code>readonly</code> <code>optional</code> <strong>seed?</strong>: <code>number</code></p></blockquote><p>Defined in: packages/core/src/taskApp/TaskAppCheck.ts:19</p><hr><h3 id="timeoutms" tabindex="-1">timeoutMs? <a class="header-anchor" href="#timeoutms" aria-label="Permalink to &quot;timeoutMs?&quot;">​</a></h3><blockquote><p><code>readonly</code> <code>optional</code> <strong>timeoutMs?</strong>: <code>number</code></p></blockquote><p>Defined in: packages/core/src/taskApp/TaskAppCheck.ts:24</p><hr><h3 id="url" tabindex="-1">url <a class="header-anchor" href="#url" aria-label="Permalink to &quot;url&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>url</strong>: <code>string</code></p></blockquote><p>Defined in: packages/core/src/taskApp/TaskAppCheck.ts:17</p></div>`);
+}
+const _sfc_setup = _sfc_main.setup;
+_sfc_main.setup = (props, ctx) => {
+  const ssrContext = useSSRContext();
+  (ssrContext.modules || (ssrContext.modules = /* @__PURE__ */ new Set())).add("reference/api/@proctor/core/interfaces/TaskAppCheckOptions.md");
+  return _sfc_setup ? _sfc_setup(props, ctx) : void 0;
+};
+const TaskAppCheckOptions = /* @__PURE__ */ _export_sfc(_sfc_main, [["ssrRender", _sfc_ssrRender]]);
+export {
+  __pageData,
+  TaskAppCheckOptions as default
+};

@@ -1,0 +1,19 @@
+import { ssrRenderAttrs } from "vue/server-renderer";
+import { useSSRContext } from "vue";
+import { _ as _export_sfc } from "./plugin-vue_export-helper.1tPrXgE0.js";
+const __pageData = JSON.parse('{"title":"Interface: TaskAppClientOptions","description":"","frontmatter":{},"headers":[],"relativePath":"reference/api/@proctor/core/interfaces/TaskAppClientOptions.md","filePath":"reference/api/@proctor/core/interfaces/TaskAppClientOptions.md"}');
+const _sfc_main = { name: "reference/api/@proctor/core/interfaces/TaskAppClientOptions.md" };
+function _sfc_ssrRender(_ctx, _push, _parent, _attrs, $props, $setup, $data, $options) {
+  _push(`<div${ssrRenderAttrs(_attrs)}><p><a href="./../../../">Library API</a> / <a href="./../">@proctor/core</a> / TaskAppClientOptions</p><h1 id="interface-taskappclientoptions" tabindex="-1">Interface: TaskAppClientOptions <a class="header-anchor" href="#interface-taskappclientoptions" aria-label="Permalink to &quot;Interface: TaskAppClientOptions&quot;">​</a></h1><p>Defined in: packages/core/src/taskApp/TaskAppClient.ts:10</p><h2 id="properties" tabindex="-1">Properties <a class="header-anchor" href="#properties" aria-label="Permalink to &quot;Properties&quot;">​</a></h2><h3 id="apikey" tabindex="-1">apiKey? <a class="header-anchor" href="#apikey" aria-label="Permalink to &quot;apiKey?&quot;">​</a></h3><blockquote><p><code>readonly</code> <code>optional</code> <strong>apiKey?</strong>: <code>Redacted</code>&lt;<code>string</code>&gt; | <code>null</code></p></blockquote><p>Defined in: packages/core/src/taskApp/TaskAppClient.ts:13</p><hr><h3 id="baseurl" tabindex="-1">baseUrl <a class="header-anchor" href="#baseurl" aria-label="Permalink to &quot;baseUrl&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>baseUrl</strong>: <code>string</code></p></blockquote><p>Defined in: packages/core/src/taskApp/TaskAppClient.ts:12</p><p>Base URL of the task app; a path prefix is kept (<code>http://host/apps/math</code> → <code>/apps/math/rollout</code>).</p><hr><h3 id="connections" tabindex="-1">connections? <a class="header-anchor" href="#connections" aria-label="Permalink to &quot;connections?&quot;">​</a></h3><blockquote><p><code>readonly</code> <code>optional</code> <strong>connections?</strong>: <code>number</code></p></blockquote><p>Defined in: packages/core/src/taskApp/TaskAppClient.ts:17</p><p>Keep-alive connections to the task app; the runner sets this to its concurrency.</p><hr><h3 id="maxresponsebytes" tabindex="-1">maxResponseBytes? <a class="header-anchor" href="#maxresponsebytes" aria-label="Permalink to &quot;maxResponseBytes?&quot;">​</a></h3><blockquote><p><code>readonly</code> <code>optional</code> <strong>maxResponseBytes?</strong>: <code>number</code></p></blockquote><p>Defined in: packages/core/src/taskApp/TaskAppClient.ts:19</p><p>Longer answers are refused while they stream in (<code>too_large</code>); default <code>defaults.max_response_bytes</code>.</p><hr><h3 id="timeoutms" tabindex="-1">timeoutMs <a class="header-anchor" href="#timeoutms" aria-label="Permalink to &quot;timeoutMs&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>timeoutMs</strong>: <code>number</code></p></blockquote><p>Defined in: packages/core/src/taskApp/TaskAppClient.ts:15</p><p>Deadline of one request, enforced by the transport (no timer fiber per request).</p></div>`);
+}
+const _sfc_setup = _sfc_main.setup;
+_sfc_main.setup = (props, ctx) => {
+  const ssrContext = useSSRContext();
+  (ssrContext.modules || (ssrContext.modules = /* @__PURE__ */ new Set())).add("reference/api/@proctor/core/interfaces/TaskAppClientOptions.md");
+  return _sfc_setup ? _sfc_setup(props, ctx) : void 0;
+};
+const TaskAppClientOptions = /* @__PURE__ */ _export_sfc(_sfc_main, [["ssrRender", _sfc_ssrRender]]);
+export {
+  __pageData,
+  TaskAppClientOptions as default
+};

@@ -1,0 +1,19 @@
+import { ssrRenderAttrs } from "vue/server-renderer";
+import { useSSRContext } from "vue";
+import { _ as _export_sfc } from "./plugin-vue_export-helper.1tPrXgE0.js";
+const __pageData = JSON.parse('{"title":"Interface: ClusterMetrics","description":"","frontmatter":{},"headers":[],"relativePath":"reference/api/@proctor/server/interfaces/ClusterMetrics.md","filePath":"reference/api/@proctor/server/interfaces/ClusterMetrics.md"}');
+const _sfc_main = { name: "reference/api/@proctor/server/interfaces/ClusterMetrics.md" };
+function _sfc_ssrRender(_ctx, _push, _parent, _attrs, $props, $setup, $data, $options) {
+  _push(`<div${ssrRenderAttrs(_attrs)}><p><a href="./../../../">Library API</a> / <a href="./../">@proctor/server</a> / ClusterMetrics</p><h1 id="interface-clustermetrics" tabindex="-1">Interface: ClusterMetrics <a class="header-anchor" href="#interface-clustermetrics" aria-label="Permalink to &quot;Interface: ClusterMetrics&quot;">​</a></h1><p>Defined in: packages/server/src/cluster/clusterMetrics.ts:6</p><p>What <code>/metrics</code> reports of a cluster, read from Redis by any API replica (the counters restart with Redis).</p><h2 id="properties" tabindex="-1">Properties <a class="header-anchor" href="#properties" aria-label="Permalink to &quot;Properties&quot;">​</a></h2><h3 id="leaseslost" tabindex="-1">leasesLost <a class="header-anchor" href="#leaseslost" aria-label="Permalink to &quot;leasesLost&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>leasesLost</strong>: <code>number</code></p></blockquote><p>Defined in: packages/server/src/cluster/clusterMetrics.ts:11</p><p>Job leases a replica held and lost to another (it stopped renewing in time: killed, paused, cut off).</p><hr><h3 id="queue" tabindex="-1">queue <a class="header-anchor" href="#queue" aria-label="Permalink to &quot;queue&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>queue</strong>: <code>QueueDepth</code></p></blockquote><p>Defined in: packages/server/src/cluster/clusterMetrics.ts:7</p><hr><h3 id="rolloutsredispatched" tabindex="-1">rolloutsRedispatched <a class="header-anchor" href="#rolloutsredispatched" aria-label="Permalink to &quot;rolloutsRedispatched&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>rolloutsRedispatched</strong>: <code>number</code></p></blockquote><p>Defined in: packages/server/src/cluster/clusterMetrics.ts:13</p><p>Rollouts queued again because BullMQ no longer held them and PostgreSQL had no result (Redis lost them).</p><hr><h3 id="rolloutsrerun" tabindex="-1">rolloutsRerun <a class="header-anchor" href="#rolloutsrerun" aria-label="Permalink to &quot;rolloutsRerun&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>rolloutsRerun</strong>: <code>number</code></p></blockquote><p>Defined in: packages/server/src/cluster/clusterMetrics.ts:15</p><p>Rollouts run to the end whose result was not stored because another run of them was committed first.</p><hr><h3 id="workers" tabindex="-1">workers <a class="header-anchor" href="#workers" aria-label="Permalink to &quot;workers&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>workers</strong>: readonly <a href="./WorkerBeat.html"><code>WorkerBeat</code></a>[]</p></blockquote><p>Defined in: packages/server/src/cluster/clusterMetrics.ts:9</p><p>Workers heard from within the last 3 beats, with what each committed since it started (its throughput).</p></div>`);
+}
+const _sfc_setup = _sfc_main.setup;
+_sfc_main.setup = (props, ctx) => {
+  const ssrContext = useSSRContext();
+  (ssrContext.modules || (ssrContext.modules = /* @__PURE__ */ new Set())).add("reference/api/@proctor/server/interfaces/ClusterMetrics.md");
+  return _sfc_setup ? _sfc_setup(props, ctx) : void 0;
+};
+const ClusterMetrics = /* @__PURE__ */ _export_sfc(_sfc_main, [["ssrRender", _sfc_ssrRender]]);
+export {
+  __pageData,
+  ClusterMetrics as default
+};

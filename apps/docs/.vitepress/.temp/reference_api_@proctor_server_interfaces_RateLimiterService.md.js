@@ -1,0 +1,19 @@
+import { ssrRenderAttrs } from "vue/server-renderer";
+import { useSSRContext } from "vue";
+import { _ as _export_sfc } from "./plugin-vue_export-helper.1tPrXgE0.js";
+const __pageData = JSON.parse('{"title":"Interface: RateLimiterService","description":"","frontmatter":{},"headers":[],"relativePath":"reference/api/@proctor/server/interfaces/RateLimiterService.md","filePath":"reference/api/@proctor/server/interfaces/RateLimiterService.md"}');
+const _sfc_main = { name: "reference/api/@proctor/server/interfaces/RateLimiterService.md" };
+function _sfc_ssrRender(_ctx, _push, _parent, _attrs, $props, $setup, $data, $options) {
+  _push(`<div${ssrRenderAttrs(_attrs)}><p><a href="./../../../">Library API</a> / <a href="./../">@proctor/server</a> / RateLimiterService</p><h1 id="interface-ratelimiterservice" tabindex="-1">Interface: RateLimiterService <a class="header-anchor" href="#interface-ratelimiterservice" aria-label="Permalink to &quot;Interface: RateLimiterService&quot;">​</a></h1><p>Defined in: packages/server/src/api/RateLimiter.ts:13</p><h2 id="properties" tabindex="-1">Properties <a class="header-anchor" href="#properties" aria-label="Permalink to &quot;Properties&quot;">​</a></h2><h3 id="take" tabindex="-1">take <a class="header-anchor" href="#take" aria-label="Permalink to &quot;take&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>take</strong>: (<code>keyId</code>) =&gt; <code>Effect</code>&lt;<code>void</code>, <a href="./../classes/RateLimited.html"><code>RateLimited</code></a>&gt;</p></blockquote><p>Defined in: packages/server/src/api/RateLimiter.ts:15</p><p>Takes one token from the key&#39;s bucket, or fails with how long to wait for the next one.</p><h4 id="parameters" tabindex="-1">Parameters <a class="header-anchor" href="#parameters" aria-label="Permalink to &quot;Parameters&quot;">​</a></h4><h5 id="keyid" tabindex="-1">keyId <a class="header-anchor" href="#keyid" aria-label="Permalink to &quot;keyId&quot;">​</a></h5><p><code>string</code></p><h4 id="returns" tabindex="-1">Returns <a class="header-anchor" href="#returns" aria-label="Permalink to &quot;Returns&quot;">​</a></h4><p><code>Effect</code>&lt;<code>void</code>, <a href="./../classes/RateLimited.html"><code>RateLimited</code></a>&gt;</p><hr><h3 id="trytake" tabindex="-1">tryTake <a class="header-anchor" href="#trytake" aria-label="Permalink to &quot;tryTake&quot;">​</a></h3><blockquote><p><code>readonly</code> <strong>tryTake</strong>: (<code>keyId</code>) =&gt; <a href="./../classes/RateLimited.html"><code>RateLimited</code></a> | <code>null</code></p></blockquote><p>Defined in: packages/server/src/api/RateLimiter.ts:17</p><p><code>take</code> without a fiber, for routes answered from memory: null once a token is taken, else the refusal.</p><h4 id="parameters-1" tabindex="-1">Parameters <a class="header-anchor" href="#parameters-1" aria-label="Permalink to &quot;Parameters&quot;">​</a></h4><h5 id="keyid-1" tabindex="-1">keyId <a class="header-anchor" href="#keyid-1" aria-label="Permalink to &quot;keyId&quot;">​</a></h5><p><code>string</code></p><h4 id="returns-1" tabindex="-1">Returns <a class="header-anchor" href="#returns-1" aria-label="Permalink to &quot;Returns&quot;">​</a></h4><p><a href="./../classes/RateLimited.html"><code>RateLimited</code></a> | <code>null</code></p></div>`);
+}
+const _sfc_setup = _sfc_main.setup;
+_sfc_main.setup = (props, ctx) => {
+  const ssrContext = useSSRContext();
+  (ssrContext.modules || (ssrContext.modules = /* @__PURE__ */ new Set())).add("reference/api/@proctor/server/interfaces/RateLimiterService.md");
+  return _sfc_setup ? _sfc_setup(props, ctx) : void 0;
+};
+const RateLimiterService = /* @__PURE__ */ _export_sfc(_sfc_main, [["ssrRender", _sfc_ssrRender]]);
+export {
+  __pageData,
+  RateLimiterService as default
+};

@@ -1,0 +1,19 @@
+import { ssrRenderAttrs } from "vue/server-renderer";
+import { useSSRContext } from "vue";
+import { _ as _export_sfc } from "./plugin-vue_export-helper.1tPrXgE0.js";
+const __pageData = JSON.parse('{"title":"Interface: RolloutStep","description":"","frontmatter":{},"headers":[],"relativePath":"reference/api/@proctor/task-app/interfaces/RolloutStep.md","filePath":"reference/api/@proctor/task-app/interfaces/RolloutStep.md"}');
+const _sfc_main = { name: "reference/api/@proctor/task-app/interfaces/RolloutStep.md" };
+function _sfc_ssrRender(_ctx, _push, _parent, _attrs, $props, $setup, $data, $options) {
+  _push(`<div${ssrRenderAttrs(_attrs)}><p><a href="./../../../">Library API</a> / <a href="./../">@proctor/task-app</a> / RolloutStep</p><h1 id="interface-rolloutstep" tabindex="-1">Interface: RolloutStep <a class="header-anchor" href="#interface-rolloutstep" aria-label="Permalink to &quot;Interface: RolloutStep&quot;">​</a></h1><p>Defined in: packages/task-app/src/TaskAppDefinition.ts:55</p><p>One step of the trajectory, as the task app saw it; missing fields get synth-ai&#39;s defaults.</p><h2 id="properties" tabindex="-1">Properties <a class="header-anchor" href="#properties" aria-label="Permalink to &quot;Properties&quot;">​</a></h2><h3 id="done" tabindex="-1">done? <a class="header-anchor" href="#done" aria-label="Permalink to &quot;done?&quot;">​</a></h3><blockquote><p><code>readonly</code> <code>optional</code> <strong>done?</strong>: <code>boolean</code></p></blockquote><p>Defined in: packages/task-app/src/TaskAppDefinition.ts:59</p><hr><h3 id="info" tabindex="-1">info? <a class="header-anchor" href="#info" aria-label="Permalink to &quot;info?&quot;">​</a></h3><blockquote><p><code>readonly</code> <code>optional</code> <strong>info?</strong>: <code>JsonObject</code> | <code>null</code></p></blockquote><p>Defined in: packages/task-app/src/TaskAppDefinition.ts:62</p><p>Per-step extras; <code>usage</code> (<code>total_tokens</code>…) here is where proctor finds tokens when nothing else says.</p><hr><h3 id="obs" tabindex="-1">obs? <a class="header-anchor" href="#obs" aria-label="Permalink to &quot;obs?&quot;">​</a></h3><blockquote><p><code>readonly</code> <code>optional</code> <strong>obs?</strong>: <code>unknown</code></p></blockquote><p>Defined in: packages/task-app/src/TaskAppDefinition.ts:56</p><hr><h3 id="reward" tabindex="-1">reward? <a class="header-anchor" href="#reward" aria-label="Permalink to &quot;reward?&quot;">​</a></h3><blockquote><p><code>readonly</code> <code>optional</code> <strong>reward?</strong>: <code>number</code> | <code>null</code></p></blockquote><p>Defined in: packages/task-app/src/TaskAppDefinition.ts:58</p><hr><h3 id="tool-calls" tabindex="-1">tool_calls? <a class="header-anchor" href="#tool-calls" aria-label="Permalink to &quot;tool\\_calls?&quot;">​</a></h3><blockquote><p><code>readonly</code> <code>optional</code> <strong>tool_calls?</strong>: readonly <code>unknown</code>[]</p></blockquote><p>Defined in: packages/task-app/src/TaskAppDefinition.ts:57</p><hr><h3 id="truncated" tabindex="-1">truncated? <a class="header-anchor" href="#truncated" aria-label="Permalink to &quot;truncated?&quot;">​</a></h3><blockquote><p><code>readonly</code> <code>optional</code> <strong>truncated?</strong>: <code>boolean</code> | <code>null</code></p></blockquote><p>Defined in: packages/task-app/src/TaskAppDefinition.ts:60</p></div>`);
+}
+const _sfc_setup = _sfc_main.setup;
+_sfc_main.setup = (props, ctx) => {
+  const ssrContext = useSSRContext();
+  (ssrContext.modules || (ssrContext.modules = /* @__PURE__ */ new Set())).add("reference/api/@proctor/task-app/interfaces/RolloutStep.md");
+  return _sfc_setup ? _sfc_setup(props, ctx) : void 0;
+};
+const RolloutStep = /* @__PURE__ */ _export_sfc(_sfc_main, [["ssrRender", _sfc_ssrRender]]);
+export {
+  __pageData,
+  RolloutStep as default
+};

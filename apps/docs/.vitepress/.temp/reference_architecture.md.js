@@ -1,0 +1,19 @@
+import { ssrRenderAttrs } from "vue/server-renderer";
+import { useSSRContext } from "vue";
+import { _ as _export_sfc } from "./plugin-vue_export-helper.1tPrXgE0.js";
+const __pageData = JSON.parse('{"title":"Packages","description":"","frontmatter":{},"headers":[],"relativePath":"reference/architecture.md","filePath":"reference/architecture.md"}');
+const _sfc_main = { name: "reference/architecture.md" };
+function _sfc_ssrRender(_ctx, _push, _parent, _attrs, $props, $setup, $data, $options) {
+  _push(`<div${ssrRenderAttrs(_attrs)}><h1 id="packages" tabindex="-1">Packages <a class="header-anchor" href="#packages" aria-label="Permalink to &quot;Packages&quot;">​</a></h1><p>proctor is a pnpm monorepo of TypeScript packages (strict ESM, Effect 3). Each package holds one idea; the lines between them are the lines users install along.</p><table tabindex="0"><thead><tr><th>package</th><th>npm</th><th>what it holds</th><th>depends on (proctor&#39;s)</th></tr></thead><tbody><tr><td><code>packages/core</code></td><td><code>@proctor/core</code></td><td>wire schemas, config, the task-app client, solvers, the runner and its journal, the inference interceptor&#39;s core, summaries, <code>evaluate()</code></td><td>none</td></tr><tr><td><code>packages/task-app</code></td><td><code>@proctor/task-app</code></td><td>the task-app SDK: <code>createTaskApp</code>, <code>chatCompletion</code>, <code>sessionTrace</code>, on fastify. Its build bundles the part of core (and effect) it runs, the request decoder, so fastify is its only dependency</td><td>none (core bundled)</td></tr><tr><td><code>packages/report</code></td><td><code>@proctor/report</code></td><td>results tables, JSON, text and Markdown output, the exports (JUnit, CSV, SFT JSONL, trace zips), run comparison</td><td>core</td></tr><tr><td><code>packages/viewer</code></td><td><code>@proctor/viewer</code></td><td>the run viewer: its page (Preact, built into one HTML file), the data API&#39;s backend (<code>@proctor/viewer/backend</code>: a run directory or a live run as a <code>ViewerRun</code>, the API over them, <code>proctor view</code>&#39;s local server) and the HTML report (<code>@proctor/viewer/html</code>)</td><td>core, report</td></tr><tr><td><code>packages/server</code></td><td><code>@proctor/server</code></td><td>the eval job server (fastify): the job API, workers, SQLite or PostgreSQL storage, the interceptor&#39;s routes; it mounts the viewer&#39;s backend for its dashboard</td><td>core, viewer</td></tr><tr><td><code>packages/sandbox</code></td><td><code>@proctor/sandbox</code></td><td>sandboxes for agent rollouts: Docker (Engine API) and bubblewrap</td><td>core</td></tr><tr><td><code>packages/cli</code></td><td><code>proctor</code></td><td>the <code>proctor</code> command (commander): parses flags and calls the packages above; one bundle, so it installs with no proctor package beside it. It loads the server only for <code>serve</code>, <code>worker</code> and <code>keys</code></td><td>bundled</td></tr></tbody></table><p>The viewer&#39;s page reads one data API, whoever serves it: <code>proctor view</code> and <code>proctor eval --view</code> serve it from the viewer&#39;s backend on loopback, the job server under <code>/api/eval/jobs/ID/view</code>, and <code>proctor report --html</code> embeds its answers in the file. See <a href="/guide/viewer.html">Viewer and reports</a>.</p></div>`);
+}
+const _sfc_setup = _sfc_main.setup;
+_sfc_main.setup = (props, ctx) => {
+  const ssrContext = useSSRContext();
+  (ssrContext.modules || (ssrContext.modules = /* @__PURE__ */ new Set())).add("reference/architecture.md");
+  return _sfc_setup ? _sfc_setup(props, ctx) : void 0;
+};
+const architecture = /* @__PURE__ */ _export_sfc(_sfc_main, [["ssrRender", _sfc_ssrRender]]);
+export {
+  __pageData,
+  architecture as default
+};

@@ -1,0 +1,19 @@
+import { ssrRenderAttrs } from "vue/server-renderer";
+import { useSSRContext } from "vue";
+import { _ as _export_sfc } from "./plugin-vue_export-helper.1tPrXgE0.js";
+const __pageData = JSON.parse('{"title":"Error kinds","description":"","frontmatter":{},"headers":[],"relativePath":"reference/error-kinds.md","filePath":"reference/error-kinds.md"}');
+const _sfc_main = { name: "reference/error-kinds.md" };
+function _sfc_ssrRender(_ctx, _push, _parent, _attrs, $props, $setup, $data, $options) {
+  _push(`<div${ssrRenderAttrs(_attrs)}><h1 id="error-kinds" tabindex="-1">Error kinds <a class="header-anchor" href="#error-kinds" aria-label="Permalink to &quot;Error kinds&quot;">​</a></h1><div><p>A rollout that did not produce a score is a result with <code>status: &quot;error&quot;</code>, an <code>error</code> message and one of these <code>error_kind</code>s. System errors are retried up to <code>max_retries</code> times with exponential backoff and jitter (honouring <code>Retry-After</code>); the last try&#39;s result is the one kept. Everything else is an answer about the task or the model that retrying cannot change, and is recorded at once. The summary counts errors by kind and keeps them out of the mean score (<code>metrics_including_errors</code> counts them as 0); a run with more than 5% errors is not valid (<a href="./exit-codes.html">exit code 1</a>).</p><table tabindex="0"><thead><tr><th>Kind</th><th>Retried</th><th>Meaning</th></tr></thead><tbody><tr><td><code>unreachable</code></td><td>yes</td><td>The task app could not be reached: connection refused or reset, DNS failure.</td></tr><tr><td><code>timeout</code></td><td>yes</td><td>No answer within the rollout&#39;s timeout.</td></tr><tr><td><code>http_5xx</code></td><td>yes</td><td>The task app answered 5xx, or every model call of the rollout failed with a 5xx or no answer.</td></tr><tr><td><code>rate_limited</code></td><td>yes</td><td>HTTP 429 from the task app or from the model for every call; the wait honours Retry-After.</td></tr><tr><td><code>malformed_body</code></td><td>yes</td><td>The answer was cut off or is not JSON.</td></tr><tr><td><code>http_4xx</code></td><td>no</td><td>The task app refused the request (4xx), or the model refused every call of the rollout.</td></tr><tr><td><code>auth</code></td><td>no</td><td>The key was refused: the task app&#39;s 401/403, synth-ai&#39;s 400 <code>unauthorised</code> envelope, or the model&#39;s 401/403.</td></tr><tr><td><code>decode</code></td><td>no</td><td>The answer is JSON but not a rollout response proctor can read.</td></tr><tr><td><code>aborted</code></td><td>no</td><td>The task app reported the rollout as aborted.</td></tr><tr><td><code>solver</code></td><td>when the solver threw RetryableError</td><td>An in-process solver (evaluate()&#39;s solve) threw.</td></tr><tr><td><code>no_score</code></td><td>no</td><td>The answer was 2xx but holds no finite score.</td></tr><tr><td><code>too_large</code></td><td>no</td><td>The answer was longer than max_response_bytes and was refused as it streamed in.</td></tr><tr><td><code>sandbox</code></td><td>yes</td><td>The rollout&#39;s sandbox would not build or start, died or was killed, or its runtime (the Docker daemon) went away: never scored.</td></tr><tr><td><code>verifier</code></td><td>no</td><td>The task&#39;s tests ran but left no reward (<code>/logs/verifier/reward.txt</code> or <code>reward.json</code>), or timed out.</td></tr></tbody></table></div></div>`);
+}
+const _sfc_setup = _sfc_main.setup;
+_sfc_main.setup = (props, ctx) => {
+  const ssrContext = useSSRContext();
+  (ssrContext.modules || (ssrContext.modules = /* @__PURE__ */ new Set())).add("reference/error-kinds.md");
+  return _sfc_setup ? _sfc_setup(props, ctx) : void 0;
+};
+const errorKinds = /* @__PURE__ */ _export_sfc(_sfc_main, [["ssrRender", _sfc_ssrRender]]);
+export {
+  __pageData,
+  errorKinds as default
+};
