@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises"
-import { resolve } from "node:path"
+import { basename, resolve } from "node:path"
 import { Effect, Either, Redacted, Schema } from "effect"
 import { parse as parseToml, TomlError } from "smol-toml"
 import { harborTaskSeeds } from "../agent/HarborRun.js"
@@ -315,7 +315,8 @@ export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: Ev
   if (endpoint !== null) policyConfig.inference_url = endpoint.inferenceUrl
 
   const config: EvalRunConfig = {
-    app_id: merged.app_id ?? null,
+    // A dataset run is named after its file (`questions-20261127-…`) unless it is given a name.
+    app_id: merged.app_id ?? (merged.dataset === undefined ? null : basename(merged.dataset).replace(/\.[^.]+$/, "")),
     task_app_url: url,
     task_app_api_key: apiKey === undefined || apiKey === "" ? null : Redacted.make(apiKey),
     env_name: merged.env_name ?? null,

@@ -1,5 +1,7 @@
-import { ParseResult, Schema } from "effect"
+import { Effect, ParseResult, Schema } from "effect"
 import { parse as parseToml } from "smol-toml"
+import { ConfigError } from "../config/ConfigError.js"
+import { formatParseIssues, renderPath } from "../internal/formatIssues.js"
 
 const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
 const described = <S extends Schema.Schema.All>(schema: S, description: string) =>
@@ -203,3 +205,14 @@ export const GraderSpecs = GraderLines.pipe(
 
 /** A grader's metric name: its `name`, else its type. */
 export const graderName = (spec: GraderSpec): string => spec.name ?? spec.type
+
+/** `--grader` values decoded as the config's `graders` are: a problem is one line naming which `--grader`. */
+export const decodeGraderFlags = (lines: ReadonlyArray<string>) =>
+  Effect.mapError(
+    Schema.decodeUnknown(GraderSpecs, { errors: "all" })(lines),
+    (error) =>
+      new ConfigError({
+        reason: "InvalidValue",
+        message: formatParseIssues(error, (path) => renderPath("--grader", path)),
+      }),
+  )
