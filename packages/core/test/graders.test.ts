@@ -3,11 +3,14 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Schema } from "effect"
+import { evaluate } from "../src/eval/Evaluate.js"
+import { gradedSolver } from "../src/grader/GradedSolver.js"
 import { makeGraderSet } from "../src/grader/GraderSet.js"
 import { type GraderSpec, GraderSpecs } from "../src/grader/GraderSpec.js"
 import { choiceLetter, lastNumber } from "../src/grader/RuleGraders.js"
 import { bleu, fuzzyRatio, rougeL } from "../src/grader/TextSimilarity.js"
 import { formatParseIssues, renderPath } from "../src/internal/formatIssues.js"
+import { finalOfScore, type SolverService } from "../src/solver/Solver.js"
 
 const decodeSpecs = Schema.decodeUnknownEither(GraderSpecs)
 const specs = (raw: ReadonlyArray<unknown>): ReadonlyArray<GraderSpec> => Either.getOrThrow(decodeSpecs(raw))
@@ -213,5 +216,42 @@ describe("grader specs", () => {
 
   it("two graders of one name are refused", () => {
     expect(problem([{ type: "equals" }, { type: "equals" }])).toContain('two graders are named "equals"')
+  })
+})
+
+describe("where graders run", () => {
+  it.effect("after a task app's or agent's rollout: the task's score stays, the graders' goes to verifier_score", () =>
+    Effect.gen(function* () {
+      const inner: SolverService = {
+        name: "fixed",
+        enforcesTimeout: false,
+        solve: () => Effect.succeed(finalOfScore(0.5, { details: { answer: "42", expected: "42" } })),
+      }
+      const set = yield* makeGraderSet(specs([{ type: "equals", field: "expected" }]))
+      const final = yield* gradedSolver(inner, set).solve({
+        runId: "r",
+        key: { seed: 3, attempt: 0 },
+        rolloutId: "r-3",
+        config: {} as never,
+      })
+      expect(final).toMatchObject({ score: 0.5, verifier_score: 1, grades: { equals: { score: 1, passed: true } } })
+    }),
+  )
+
+  it("in evaluate(): ctx.grade scores a solver's answer", async () => {
+    const runDir = mkdtempSync(join(tmpdir(), "proctor-ctx-grade-"))
+    const outcome = await evaluate({
+      name: "ctx-grade",
+      runDir,
+      tasks: [
+        { id: "a", question: "2+2", answer: "4" },
+        { id: "b", question: "3+3", answer: "6" },
+      ],
+      solve: async (task, ctx) => {
+        const graded = await ctx.grade([{ type: "numeric" }], { answer: task.id === "a" ? "4" : "7", item: task })
+        return { score: graded.score, details: { grades: graded.grades } }
+      },
+    })
+    expect(outcome.summary.metrics.mean_score).toBe(0.5)
   })
 })
