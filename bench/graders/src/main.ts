@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import {
   argNumber,
+  argString,
   loads,
   log,
   mib,
@@ -30,8 +30,7 @@ const stored = argNumber("--stored", 100_000, POSITIVE_INTEGER)
 const latencyMs = argNumber("--latency-ms", 20)
 const concurrency = argNumber("--concurrency", 32, POSITIVE_INTEGER)
 
-const require = createRequire(import.meta.url)
-const cli = require.resolve("proctor/package.json").replace(/package\.json$/, "dist/bin.cjs")
+const cli = resolve(argString("--cli") ?? fileURLToPath(new URL("bin.cjs", import.meta.resolve("proctor"))))
 const baselineMain = fileURLToPath(new URL("../../../examples/baseline-model/dist/main.js", import.meta.url))
 const bareLoop = fileURLToPath(new URL("./bareDatasetLoop.js", import.meta.url))
 
