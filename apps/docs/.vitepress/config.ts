@@ -13,6 +13,7 @@ const guides: DefaultTheme.SidebarItem[] = [
   { text: "Concepts", link: "/guide/concepts" },
   { text: "Write a task app (TypeScript)", link: "/guide/task-app-typescript" },
   { text: "Write a task app (Python, synth-ai)", link: "/guide/task-app-python" },
+  { text: "Evaluate without writing code", link: "/guide/datasets" },
   { text: "In-process evals: evaluate()", link: "/guide/evaluate" },
   { text: "How far to trust your judge", link: "/guide/judges" },
   { text: "Evaluate an agent in a sandbox", link: "/guide/agents" },
@@ -28,6 +29,7 @@ const guides: DefaultTheme.SidebarItem[] = [
 const references: DefaultTheme.SidebarItem[] = [
   { text: "Config keys", link: "/reference/config" },
   { text: "CLI", link: "/reference/cli" },
+  { text: "Graders", link: "/reference/graders" },
   { text: "HTTP API", link: "/reference/http-api" },
   { text: "Error kinds", link: "/reference/error-kinds" },
   { text: "Exit codes", link: "/reference/exit-codes" },

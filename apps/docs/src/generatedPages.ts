@@ -1,5 +1,6 @@
 import { cliReference } from "./cliReference.js"
 import { configReference } from "./configReference.js"
+import { graderReference } from "./graderReference.js"
 import { httpReference } from "./httpReference.js"
 import { providersReference } from "./providersReference.js"
 import { errorKindsReference, exitCodesReference, pricingReference } from "./smallReferences.js"
@@ -12,6 +13,7 @@ import { errorKindsReference, exitCodesReference, pricingReference } from "./sma
 export const generatedPages = (): ReadonlyArray<{ readonly path: string; readonly render: () => string }> => [
   { path: "reference/config.md", render: configReference },
   { path: "reference/cli.md", render: cliReference },
+  { path: "reference/graders.md", render: graderReference },
   { path: "reference/http-api.md", render: httpReference },
   { path: "reference/error-kinds.md", render: errorKindsReference },
   { path: "reference/exit-codes.md", render: exitCodesReference },

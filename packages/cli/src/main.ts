@@ -6,6 +6,7 @@ import { registerCompareCommand } from "./program/compare.js"
 import { registerEvalCommand } from "./program/eval.js"
 import { registerExportCommand } from "./program/export.js"
 import { FLAG_VALUE_ERROR } from "./program/flagTable.js"
+import { registerGradeCommand } from "./program/grade.js"
 import { registerJobsCommands } from "./program/jobs.js"
 import { registerKeysCommands } from "./program/keys.js"
 import type { RunCommand } from "./program/RunCommand.js"
@@ -59,6 +60,7 @@ export const createProgram = (run: RunCommand): Command => {
 
   registerEvalCommand(program, run)
   registerTaskAppCommands(program, run)
+  registerGradeCommand(program, run)
   registerCompareCommand(program, run)
   registerExportCommand(program, run)
   registerViewCommand(program, run)

@@ -98,8 +98,8 @@ export const printResults = <E>(input: PrintResultsInput<E>): Effect.Effect<void
       ...(input.tracesDir === null ? [] : [`traces: ${input.tracesDir}`]),
     ]
     io.stdout.write(`${formatSummaryText(summary)}\n\n`)
-    // An agent run (`--tasks`) names its rows by task, with each one's stop reason and turns.
-    const rowKind: RowKind = typeof config.tasks === "string" ? "tasks" : "seeds"
+    // An agent run (`--tasks`) names its rows by task, with each one's stop reason and turns; a dataset run by row id.
+    const rowKind: RowKind = typeof config.tasks === "string" || typeof config.dataset === "string" ? "tasks" : "seeds"
     const table = terminalTable(results(), input.attempts, options.table === "full", summary.pass_threshold, rowKind)
     io.stdout.write(`${table}\n\n`)
     io.stdout.write(`${paths.join("\n")}\n`)

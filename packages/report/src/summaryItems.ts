@@ -199,6 +199,11 @@ export const summaryItems = (s: RunSummary): ReadonlyArray<readonly [label: stri
   ]
   const perSeed = seeds(s.metrics)
   if (perSeed !== null) items.splice(1, 0, ["seeds", perSeed])
+  // Each grader is a metric of its own, shown under the score it makes.
+  const graders = Object.entries(s.graders ?? {}).map(
+    ([name, metrics]) => [`  ${name}`, `${score(metrics)} · ${formatNumber(metrics.pass_rate)} passed`] as const,
+  )
+  items.splice(1, 0, ...graders)
   if (s.pass_at_k !== null) {
     const estimates = Object.entries(s.pass_at_k).map(([k, p]) => `@${k} ${formatNumber(p)}`)
     items.push(["pass@k", estimates.join(" · ")])

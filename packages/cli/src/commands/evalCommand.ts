@@ -11,6 +11,7 @@ import {
   makeRunControl,
   modelKeyLine,
   noModelEndpoint,
+  openDatasetRun,
   openJournal,
   publicConfig,
   type RunControl,
@@ -141,7 +142,10 @@ export const evalCommand = (options: EvalOptions, io: Io): Effect.Effect<ExitCod
 
     // Local inputs first (nothing is started or printed before they are found good), then the servers.
     yield* checkLocalInputs(options, loaded, resumeDir, runConfig)
-    const health = runConfig.tasks === undefined ? yield* preflight(runConfig) : Either.right(null)
+    // A dataset run's rows, prompts and graders are checked here, before any server starts.
+    const datasetRun = runConfig.dataset === undefined ? null : yield* openDatasetRun(runConfig)
+    const hasTaskApp = runConfig.tasks === undefined && datasetRun === null
+    const health = hasTaskApp ? yield* preflight(runConfig) : Either.right(null)
     if (Either.isLeft(health)) {
       const error = health.left
       if (error.reason === "Unauthorized") {
@@ -193,7 +197,12 @@ export const evalCommand = (options: EvalOptions, io: Io): Effect.Effect<ExitCod
           modelRateLimits,
         })
         if (usesModel(runConfig)) io.stderr.write(`${modelKeyLine(runConfig, env, interception?.url ?? null)}\n`)
-        const solving = agentRun === null ? {} : { solver: agentRun.solver, taskIdOf: agentRun.taskIdOf }
+        const solving =
+          agentRun !== null
+            ? { solver: agentRun.solver, taskIdOf: agentRun.taskIdOf }
+            : datasetRun !== null
+              ? { solver: datasetRun.solver, taskIdOf: datasetRun.taskIdOf }
+              : {}
         return yield* withRunEvents(onEvent, (events) =>
           "run" in source
             ? continueEvalRun(source.run, {

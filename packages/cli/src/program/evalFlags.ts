@@ -68,6 +68,22 @@ export const evalFlags = {
     positiveInteger,
     { configKey: "max_response_bytes" },
   ),
+  // dataset evals and graders
+  dataset: text("--dataset <file>", "a JSONL or CSV file whose rows are the tasks (in place of --url)", {
+    configKey: "dataset",
+  }),
+  prompt: text("--prompt <template>", "a dataset eval's user message: a Liquid template, {{ item.question }}", {
+    configKey: "prompt",
+  }),
+  system: text("--system <template>", "a dataset eval's system message, a template like --prompt", {
+    configKey: "system",
+  }),
+  grader: parsed(
+    "--grader <spec>",
+    'grade each answer: a type (equals) or an inline TOML table ({ type = "numeric", tolerance = 0.01 }); repeatable',
+    repeatableFlag,
+    { configKey: "graders" },
+  ),
   // agent runs (Harbor-format tasks in sandboxes)
   tasks: text("--tasks <dir>", "a directory of Harbor-format tasks (or one task): seeds are the tasks, in name order", {
     configKey: "tasks",

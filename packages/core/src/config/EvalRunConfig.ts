@@ -1,4 +1,5 @@
 import { Either, ParseResult, Schema } from "effect"
+import { GraderSpec, GraderSpecs } from "../grader/GraderSpec.js"
 import { JudgeSettings } from "../judge/JudgeSettings.js"
 import { Seeds } from "../plan/Seeds.js"
 import { TraceFormat } from "../taskApp/TaskAppWire.js"
@@ -327,6 +328,43 @@ export const EvalTomlSection = Schema.Struct({
       flag: "--max-response-bytes",
     }),
   ),
+  // Dataset evals (rows of a file are the tasks; proctor's prompt runner calls the model) and graders
+  dataset: opt(Schema.NonEmptyTrimmedString).annotations(
+    doc({
+      description:
+        "A JSONL or CSV file whose rows are the tasks: proctor fills `prompt` (and `system`) from each row, asks the model, and `graders` grade its answer. Seeds are row indices (all rows by default); a row's task id is its `id` column or its row number. Takes the place of `url`.",
+      synthAi: null,
+      example: '"examples/datasets/questions.jsonl"',
+      flag: "--dataset",
+    }),
+  ),
+  prompt: opt(Schema.NonEmptyString).annotations(
+    doc({
+      description:
+        "The user message of a dataset eval, a Liquid template over the row: `{{ item.question }}`. A column the template names that a row lacks is an error before anything runs.",
+      synthAi: null,
+      example: '"Answer with a number only. {{ item.question }}"',
+      flag: "--prompt",
+    }),
+  ),
+  system: opt(Schema.NonEmptyString).annotations(
+    doc({
+      description: "The system message of a dataset eval, a template like `prompt`.",
+      synthAi: null,
+      example: '"You are a careful assistant."',
+      flag: "--system",
+      defaultText: "none",
+    }),
+  ),
+  graders: opt(GraderSpecs).annotations(
+    doc({
+      description:
+        "Graders of each rollout's answer, `[[eval.graders]]` tables with a `type` (see the grader reference), an optional `name` and `weight`. Each is a metric of its own; the grader named `score` is the run's score, else their weighted mean. Dataset runs score with them; task-app and agent runs keep the task's score and put theirs in `verifier_score`.",
+      synthAi: null,
+      example: '[{ type = "equals", field = "answer" }]',
+      flag: "--grader",
+    }),
+  ),
   // Agents acting in sandboxes (Harbor-format tasks) and their limits
   tasks: opt(Schema.NonEmptyTrimmedString).annotations(
     doc({
@@ -473,6 +511,11 @@ export const EvalRunConfigFromJson = Schema.Struct({
   cluster_by: opt(Schema.String),
   // Records written before the limit existed do not hold it.
   max_response_bytes: Schema.optionalWith(Schema.Int, { exact: true, default: () => defaults.max_response_bytes }),
+  /** Dataset runs and graders (see `EvalTomlSection`): absent when not given. */
+  dataset: opt(Schema.String),
+  prompt: opt(Schema.String),
+  system: opt(Schema.String),
+  graders: opt(Schema.Array(GraderSpec)),
   /** Agent runs (see `EvalTomlSection`): absent for task-app and `evaluate()` runs. */
   tasks: opt(Schema.String),
   agent: opt(Schema.String),

@@ -1,8 +1,9 @@
 import { readFile } from "node:fs/promises"
-import { resolve } from "node:path"
+import { basename, resolve } from "node:path"
 import { Effect, Either, Redacted, Schema } from "effect"
 import { parse as parseToml, TomlError } from "smol-toml"
 import { harborTaskSeeds } from "../agent/HarborRun.js"
+import { loadDataset } from "../dataset/Dataset.js"
 import { knownProviders, PROVIDERS, resolveModelEndpoint } from "../interceptor/ModelEndpoint.js"
 import { formatParseIssues, renderPath } from "../internal/formatIssues.js"
 import { ConfigError } from "./ConfigError.js"
@@ -50,6 +51,8 @@ export interface EvalConfigSources {
 
 const flagName = (path: ReadonlyArray<PropertyKey>): string => {
   const key = String(path[0] ?? "")
+  // `--grader` is given once per grader: the problem is named by which one and where in it.
+  if (key === "graders") return renderPath("--grader", path.slice(1))
   return key === "app_id" ? "APP_ID" : `--${key.replaceAll("_", "-")}`
 }
 
@@ -216,6 +219,18 @@ const stringOrUndefined = (value: unknown): string | undefined => (typeof value 
 /** Stands where a task app's URL would in an agent run's config: `harbor:` and the tasks' directory. */
 export const HARBOR_URL_PREFIX = "harbor:"
 
+/** Stands where a task app's URL would in a dataset run's config: `dataset:` and the file's path. */
+export const DATASET_URL_PREFIX = "dataset:"
+
+/** The dataset and grader keys a config holds only when they were given. */
+const datasetKeys = (merged: EvalTomlSection) => {
+  const keys = { dataset: merged.dataset, prompt: merged.prompt, system: merged.system, graders: merged.graders }
+  return Object.fromEntries(Object.entries(keys).filter(([, value]) => value !== undefined)) as Pick<
+    EvalRunConfig,
+    keyof typeof keys
+  >
+}
+
 /** The agent-run keys a config holds only when they were given (task-app runs record none of them). */
 const agentKeys = (merged: EvalTomlSection) => {
   const keys = {
@@ -254,11 +269,30 @@ export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: Ev
     })
   }
 
-  // An agent run's "task app" is its directory of Harbor tasks, and its seeds are the tasks' indices.
-  const url = merged.tasks === undefined ? (merged.url ?? merged.task_app_url) : `${HARBOR_URL_PREFIX}${merged.tasks}`
+  // An agent run's "task app" is its directory of Harbor tasks, and its seeds are the tasks' indices; a dataset
+  // run's is its file, and its seeds are the rows' indices.
+  const url =
+    merged.tasks !== undefined
+      ? `${HARBOR_URL_PREFIX}${merged.tasks}`
+      : merged.dataset !== undefined
+        ? `${DATASET_URL_PREFIX}${merged.dataset}`
+        : (merged.url ?? merged.task_app_url)
   if (url === undefined) return yield* missing("task app URL", ["url", "task_app_url"])
   if (merged.tasks !== undefined && merged.agent === undefined) return yield* missing("agent", ["agent"])
-  const seeds = merged.seeds ?? (merged.tasks === undefined ? undefined : yield* harborTaskSeeds(merged.tasks))
+  if (merged.dataset !== undefined && merged.prompt === undefined) return yield* missing("prompt", ["prompt"])
+  if (merged.dataset !== undefined && merged.graders === undefined) {
+    return yield* new ConfigError({
+      reason: "Missing",
+      message: "no graders: add [[eval.graders]] tables to the config file or pass --grader",
+    })
+  }
+  const seeds =
+    merged.seeds ??
+    (merged.tasks !== undefined
+      ? yield* harborTaskSeeds(merged.tasks)
+      : merged.dataset !== undefined
+        ? (yield* loadDataset(merged.dataset)).rows.map((_, index) => index)
+        : undefined)
   if (seeds === undefined) return yield* missing("seeds", ["seeds"])
   const attempts = merged.attempts ?? defaults.attempts
   if (seeds.length * attempts > MAX_ROLLOUTS) {
@@ -281,7 +315,8 @@ export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: Ev
   if (endpoint !== null) policyConfig.inference_url = endpoint.inferenceUrl
 
   const config: EvalRunConfig = {
-    app_id: merged.app_id ?? null,
+    // A dataset run is named after its file (`questions-20261127-…`) unless it is given a name.
+    app_id: merged.app_id ?? (merged.dataset === undefined ? null : basename(merged.dataset).replace(/\.[^.]+$/, "")),
     task_app_url: url,
     task_app_api_key: apiKey === undefined || apiKey === "" ? null : Redacted.make(apiKey),
     env_name: merged.env_name ?? null,
@@ -303,6 +338,7 @@ export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: Ev
     ...(merged.judge === undefined ? {} : { judge: merged.judge }),
     max_response_bytes: merged.max_response_bytes ?? defaults.max_response_bytes,
     ...agentKeys(merged),
+    ...datasetKeys(merged),
     ...limitsOf(merged),
   }
   return {

@@ -5,9 +5,12 @@ import { ConfigError } from "../config/ConfigError.js"
 import type { EvalRunConfig } from "../config/EvalRunConfig.js"
 import { applyResumeSettings, type ResumeSetting } from "../config/ResumeSettings.js"
 import { withSecrets } from "../config/withoutSecrets.js"
+import { graderSetupError } from "../dataset/DatasetRun.js"
 import { forwardModelCalls } from "../events/forwardModelCalls.js"
 import type { RunEvent } from "../events/RunEvents.js"
 import { withRunEvents } from "../events/withRunEvents.js"
+import { gradedLayer } from "../grader/GradedSolver.js"
+import { makeGraderSet } from "../grader/GraderSet.js"
 import { makeRunControl, type RunControl } from "../runner/RunControl.js"
 import { type RunOutcome, runRollouts } from "../runner/Runner.js"
 import { HttpTaskAppSolverLayer } from "../solver/HttpTaskAppSolver.js"
@@ -78,22 +81,34 @@ export const interceptedLayer = (interception: Omit<InterceptionOptions, "record
     }),
   )
 
-const execute = (runId: string, dir: string, options: EvalRunOptions) => {
-  // Task-app rollouts answered in the async form are journaled in the run directory, so a resume re-attaches.
-  const solver = (options.solver ?? taskAppSolverLayer(options.config)).pipe(
-    Layer.provide(PendingRolloutsFileLayer(dir)),
-  )
-  const solverWithInterception =
-    options.interception === undefined ? solver : interceptedLayer(options.interception).pipe(Layer.provide(solver))
-  const { config, control, events, retryErrors, taskIdOf } = options
-  const calls = options.interception?.interceptor.calls
-  const run = runRollouts({ runId, config, control, events, retryErrors, taskIdOf }).pipe(
-    Effect.provide(solverWithInterception.pipe(Layer.provideMerge(RunDirectoryStoreLayer(dir, options.config)))),
-  )
-  return calls === undefined || events === undefined
-    ? run
-    : Effect.scoped(Effect.zipRight(forwardModelCalls(runId, calls, events), run))
-}
+/**
+ * The run's graders around a task app's or an agent's solver (a dataset run's solver grades by itself): built
+ * once, before the first rollout, and a grader that cannot be built is a config error.
+ */
+const withGraders = (config: EvalRunConfig, solver: Layer.Layer<Solver>) =>
+  config.graders === undefined || config.dataset !== undefined
+    ? Effect.succeed(solver)
+    : Effect.map(Effect.mapError(makeGraderSet(config.graders), graderSetupError(config.graders)), (graders) =>
+        gradedLayer(graders).pipe(Layer.provide(solver)),
+      )
+
+const execute = (runId: string, dir: string, options: EvalRunOptions) =>
+  Effect.gen(function* () {
+    // Task-app rollouts answered in the async form are journaled in the run directory, so a resume re-attaches.
+    const solver = (yield* withGraders(options.config, options.solver ?? taskAppSolverLayer(options.config))).pipe(
+      Layer.provide(PendingRolloutsFileLayer(dir)),
+    )
+    const solverWithInterception =
+      options.interception === undefined ? solver : interceptedLayer(options.interception).pipe(Layer.provide(solver))
+    const { config, control, events, retryErrors, taskIdOf } = options
+    const calls = options.interception?.interceptor.calls
+    const run = runRollouts({ runId, config, control, events, retryErrors, taskIdOf }).pipe(
+      Effect.provide(solverWithInterception.pipe(Layer.provideMerge(RunDirectoryStoreLayer(dir, options.config)))),
+    )
+    return yield* calls === undefined || events === undefined
+      ? run
+      : Effect.scoped(Effect.zipRight(forwardModelCalls(runId, calls, events), run))
+  })
 
 /** Starts a new run in a fresh run directory. */
 export const startEvalRun = Effect.fn("EvalRun.start")(function* (options: EvalRunOptions) {

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { GraderVerdicts } from "../grader/Grader.js"
 import { StopReason } from "./RolloutStep.js"
 
 const NullableNumber = Schema.NullOr(Schema.Number)
@@ -86,6 +87,8 @@ export const EvalResult = Schema.Struct({
   stop_reason: Schema.optional(StopReason),
   turns: Schema.optional(Schema.Number),
   messages: Schema.optional(Schema.Number),
+  /** The run's graders' verdicts, one per grader name (dataset runs, and runs with `graders`). */
+  grades: Schema.optional(GraderVerdicts),
 })
 export type EvalResult = typeof EvalResult.Type
 

@@ -98,7 +98,8 @@ const okResult = (a: Attempt, final: FinalResult): EvalResult => {
   }
   const traced = final.trace === undefined ? result : { ...result, trace: final.trace }
   const clustered = final.cluster === undefined ? traced : { ...traced, cluster: final.cluster }
-  return withRetryLog(final.stop_reason === undefined ? clustered : { ...clustered, ...agentFields(final) }, a)
+  const graded = final.grades === undefined ? clustered : { ...clustered, grades: final.grades }
+  return withRetryLog(final.stop_reason === undefined ? graded : { ...graded, ...agentFields(final) }, a)
 }
 
 /** An agent's stop reason, turns and conversation length, as far as it gave them. */

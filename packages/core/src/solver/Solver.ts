@@ -1,5 +1,6 @@
 import { Context, Effect, Option, Schema, Stream } from "effect"
 import type { EvalRunConfig } from "../config/EvalRunConfig.js"
+import type { GraderVerdicts } from "../grader/Grader.js"
 import type { ErrorKind, RolloutKey } from "../result/EvalResult.js"
 import type { RolloutStep, StopReason } from "../result/RolloutStep.js"
 import type { SandboxError } from "../sandbox/Sandbox.js"
@@ -68,6 +69,8 @@ export interface FinalResult extends RolloutOutcome {
   readonly stop_reason?: StopReason
   readonly turns?: number
   readonly messages?: number
+  /** The run's graders' verdicts of this rollout, by grader name. */
+  readonly grades?: GraderVerdicts
 }
 
 /**

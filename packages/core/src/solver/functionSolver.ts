@@ -1,4 +1,6 @@
 import { Effect, Stream } from "effect"
+import type { GradeOutcome } from "../grader/GraderSet.js"
+import { type GraderSpecInput, gradeInProcess } from "../grader/gradeInProcess.js"
 import { isRecord } from "../internal/isRecord.js"
 import type { StopReason } from "../result/RolloutStep.js"
 import { SandboxError, type SandboxRuntimeService, type SandboxSpec } from "../sandbox/Sandbox.js"
@@ -45,6 +47,14 @@ export interface SolveContext<S = unknown> {
   readonly shared: S
   /** Stores a step in the run's `steps.jsonl` (for solvers that are not generators; a generator yields its steps). */
   readonly step: (record: StepRecord) => Promise<void>
+  /**
+   * Grades an answer with rule or code graders (`{ type: "equals", field: "answer" }`, one or a list, as
+   * `[[eval.graders]]` tables): resolves to the combined score and each verdict by name. Return its `score`.
+   */
+  readonly grade: (
+    graders: GraderSpecInput,
+    input: { readonly answer: string; readonly item?: Readonly<Record<string, unknown>> },
+  ) => Promise<GradeOutcome>
 }
 
 export interface SolveResult {
@@ -173,6 +183,7 @@ export const functionSolver = <T, S = unknown>(
         },
         shared: options.shared as S,
         step: (record) => (recordStep === undefined ? Promise.resolve() : Effect.runPromise(recordStep(record))),
+        grade: gradeInProcess,
       }
       const task = taskOf(rollout.key.seed)
       const cluster = clusterOfTask(task, rollout.config.cluster_by)

@@ -4,7 +4,7 @@ import { errorKindDocs } from "../result/ErrorKindDoc.js"
 import type { ErrorKind, EvalResult, RolloutKey } from "../result/EvalResult.js"
 import type { CallSpending, JudgeCallSpending } from "../store/ResultStore.js"
 import { ActiveTime } from "./internal/ActiveTime.js"
-import { clusteringOf, ScoreStats } from "./internal/ScoreStats.js"
+import { type Clustering, clusteringOf, ScoreStats } from "./internal/ScoreStats.js"
 import { JudgeTrust } from "./JudgeTrust.js"
 
 const NullableNumber = Schema.NullOr(Schema.Number)
@@ -187,6 +187,11 @@ export const RunSummary = Schema.Struct({
   judge: Schema.optional(JudgeSpending),
   /** Runs with model graders: how far their judges can be trusted (human agreement, self-consistency, bias). */
   judge_trust: Schema.optional(JudgeTrust),
+  /**
+   * Runs with graders: each grader's metric over the rollouts it graded (its scores and its own `passed` for
+   * `pass_rate`), clustered as the run's score is.
+   */
+  graders: Schema.optional(Schema.Record({ key: Schema.String, value: ScoreMetrics })),
 })
 export type RunSummary = typeof RunSummary.Type
 
@@ -261,6 +266,9 @@ export class SummaryAccumulator {
   private correctCompletions = 0
   private readonly incorrectBy = new Map<string, number>()
   private readonly messageCounts: Array<number> = []
+  /** Per grader name, in the order graders were first seen. */
+  private readonly graderScores = new Map<string, ScoreStats>()
+  private readonly clustering: Clustering
 
   constructor(options: {
     readonly attempts: number
@@ -272,6 +280,7 @@ export class SummaryAccumulator {
     this.passThreshold = options.passThreshold
     this.clusterBy = options.clusterBy ?? null
     const clustering = clusteringOf(options.attempts, options.clusterBy)
+    this.clustering = clustering
     this.scores = new ScoreStats(clustering, options.attempts)
     this.scoresWithErrors = new ScoreStats(clustering, options.attempts)
   }
@@ -296,6 +305,7 @@ export class SummaryAccumulator {
         this.scores.add(score, correct, result.seed, cluster)
         this.scoresWithErrors.add(score, correct, result.seed, cluster)
       }
+      if (result.grades !== undefined) this.addGrades(result, cluster)
     } else {
       this.errored++
       // Even with a threshold ≤ 0 an error never passes.
@@ -386,6 +396,20 @@ export class SummaryAccumulator {
       ...(this.stopReasons.size === 0 ? {} : { length_stats: this.lengthStats() }),
       ...(info.callSpending?.judge === undefined ? {} : { judge: judgeSpending(info.callSpending.judge) }),
       ...(info.judgeTrust === undefined || info.judgeTrust === null ? {} : { judge_trust: info.judgeTrust }),
+      ...(this.graderScores.size === 0
+        ? {}
+        : { graders: Object.fromEntries([...this.graderScores].map(([name, stats]) => [name, stats.summarize()])) }),
+    }
+  }
+
+  private addGrades(result: EvalResult, cluster: string | undefined): void {
+    for (const [name, verdict] of Object.entries(result.grades ?? {})) {
+      let stats = this.graderScores.get(name)
+      if (stats === undefined) {
+        stats = new ScoreStats(this.clustering, this.attempts)
+        this.graderScores.set(name, stats)
+      }
+      if (Number.isFinite(verdict.score)) stats.add(verdict.score, verdict.passed, result.seed, cluster)
     }
   }
 

@@ -36,13 +36,17 @@ export interface AgentRequest {
   readonly tools: ReadonlyArray<ToolSpec>
 }
 
+/** A request without tools sends no `tools` key (OpenAI refuses an empty list); one without a system prompt, no system. */
+const toolsOf = (request: AgentRequest, shape: (tool: ToolSpec) => unknown) =>
+  request.tools.length === 0 ? {} : { tools: request.tools.map(shape) }
+
 /** Anthropic requires `max_tokens`; the others leave it to the model. */
 const ANTHROPIC_MAX_TOKENS = 4096
 
 const chatBody = (request: AgentRequest) => ({
   model: request.model,
   messages: [
-    { role: "system", content: request.system },
+    ...(request.system === "" ? [] : [{ role: "system", content: request.system }]),
     ...request.turns.map((turn) =>
       turn.role === "user"
         ? { role: "user", content: turn.text }
@@ -63,12 +67,12 @@ const chatBody = (request: AgentRequest) => ({
           : { role: "tool", tool_call_id: turn.callId, content: turn.output },
     ),
   ],
-  tools: request.tools.map((tool) => ({ type: "function", function: tool })),
+  ...toolsOf(request, (tool) => ({ type: "function", function: tool })),
 })
 
 const responsesBody = (request: AgentRequest) => ({
   model: request.model,
-  instructions: request.system,
+  ...(request.system === "" ? {} : { instructions: request.system }),
   input: request.turns.flatMap(
     (turn): ReadonlyArray<Record<string, unknown>> =>
       turn.role === "user"
@@ -85,7 +89,7 @@ const responsesBody = (request: AgentRequest) => ({
             ]
           : [{ type: "function_call_output", call_id: turn.callId, output: turn.output }],
   ),
-  tools: request.tools.map((tool) => ({ type: "function", ...tool })),
+  ...toolsOf(request, (tool) => ({ type: "function", ...tool })),
 })
 
 const parseArguments = (text: string): unknown => {
@@ -124,13 +128,9 @@ const messagesBody = (request: AgentRequest) => {
   return {
     model: request.model,
     max_tokens: ANTHROPIC_MAX_TOKENS,
-    system: request.system,
+    ...(request.system === "" ? {} : { system: request.system }),
     messages,
-    tools: request.tools.map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      input_schema: tool.parameters,
-    })),
+    ...toolsOf(request, (tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters })),
   }
 }
 

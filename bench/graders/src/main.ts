@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+import {
+  argNumber,
+  argString,
+  loads,
+  log,
+  mib,
+  POSITIVE_INTEGER,
+  printed,
+  ratio,
+  startProcess,
+  timedNode,
+} from "@proctor/bench-shared"
+import { writeStoredRun } from "./storedRun.js"
+
+/**
+ * Graders, as whole processes on this machine:
+ * (a) a rule-graded dataset eval of `--rows` sum questions (`proctor eval --dataset … --grader equals`, interception
+ *     on) against a bare loop making the same model calls at the same concurrency (`bareDatasetLoop.ts`), the
+ *     baseline model answering `--latency-ms` late in a process of its own; target ≤ 1.3× the bare loop's wall time;
+ * (b) `proctor grade` of a stored run of `--stored` rollouts with a rule grader; target ≥ 20,000 rollouts/s, and its
+ *     peak RSS against the same grade of a run a tenth the size (flat memory: about the same).
+ * Prints its figures; it writes no RESULTS.md section (the lead runs the benches together).
+ */
+const rowsCount = argNumber("--rows", 2000, POSITIVE_INTEGER)
+const stored = argNumber("--stored", 100_000, POSITIVE_INTEGER)
+const latencyMs = argNumber("--latency-ms", 20)
+const concurrency = argNumber("--concurrency", 32, POSITIVE_INTEGER)
+
+const cli = resolve(argString("--cli") ?? fileURLToPath(new URL("bin.cjs", import.meta.resolve("proctor"))))
+const baselineMain = fileURLToPath(new URL("../../../examples/baseline-model/dist/main.js", import.meta.url))
+const bareLoop = fileURLToPath(new URL("./bareDatasetLoop.js", import.meta.url))
+
+const tmp = mkdtempSync(join(tmpdir(), "proctor-bench-graders-"))
+try {
+  log(`load before: ${loads()}`)
+  const model = await startProcess({
+    what: "the baseline model",
+    script: baselineMain,
+    env: { ...process.env, PORT: "0", BASELINE_LATENCY_MS: String(latencyMs) },
+    ready: printed(/listening on (http\S+)/),
+  })
+  const url = model.ready
+  const dataset = join(tmp, "sums.jsonl")
+  writeFileSync(
+    dataset,
+    Array.from({ length: rowsCount }, (_, i) => {
+      const a = (i * 37) % 1000
+      const b = (i * 53) % 1000
+      return JSON.stringify({ id: i + 1, question: `What is ${a} + ${b}?`, answer: String(a + b) })
+    }).join("\n"),
+  )
+  const bare = await timedNode([bareLoop, dataset, url, String(concurrency)])
+  const args = ["eval", "--dataset", dataset, "--prompt", "{{ item.question }}", "--model", "baseline"]
+  const proctor = await timedNode([
+    cli,
+    ...args,
+    "--inference-url",
+    url,
+    "--grader",
+    "equals",
+    "--concurrency",
+    String(concurrency),
+    "--run-dir",
+    join(tmp, "run"),
+    "--json",
+  ])
+  if (proctor.code !== 0) throw new Error(`proctor eval exited ${proctor.code}: ${proctor.stderrTail}`)
+  await model.stop()
+  log(
+    `(a) ${rowsCount} rows, concurrency ${concurrency}, model +${latencyMs} ms: bare loop ${bare.wallMs.toFixed(0)} ms ` +
+      `(${mib(bare.peakRssBytes)} MiB), proctor eval --dataset ${proctor.wallMs.toFixed(0)} ms (${mib(proctor.peakRssBytes)} MiB, ` +
+      `${proctor.cpuSeconds.toFixed(2)} s CPU): ${ratio(proctor.wallMs / bare.wallMs)} (target ≤ 1.30×)`,
+  )
+
+  const grade = async (rollouts: number) => {
+    const runDir = writeStoredRun(join(tmp, `stored-${rollouts}`), rollouts)
+    const run = await timedNode([cli, "grade", runDir, "--grader", '{ type = "numeric", name = "close" }', "--json"])
+    if (run.code !== 0) throw new Error(`proctor grade exited ${run.code}: ${run.stderrTail}`)
+    return run
+  }
+  const small = await grade(Math.max(1, Math.floor(stored / 10)))
+  const large = await grade(stored)
+  log(
+    `(b) proctor grade of ${stored} stored rollouts: ${large.wallMs.toFixed(0)} ms whole process, ` +
+      `${Math.round(stored / (large.wallMs / 1000)).toLocaleString("en-US")} rollouts/s (target ≥ 20,000); peak RSS ` +
+      `${mib(large.peakRssBytes)} MiB against ${mib(small.peakRssBytes)} MiB for a tenth of them`,
+  )
+  log(`load after: ${loads()} (a shared machine: figures are indicative)`)
+} finally {
+  rmSync(tmp, { recursive: true, force: true })
+}

@@ -1,0 +1,40 @@
+import { type ConfigError, decodeGraderFlags, gradeRun } from "@proctor/core"
+import { formatSummaryText } from "@proctor/report"
+import { Effect } from "effect"
+import { ExitCode, runExitCode } from "../exitCodes.js"
+import type { Io } from "../Io.js"
+import type { GradeOptions } from "../program/grade.js"
+
+/**
+ * `proctor grade RUN_DIR --grader …`: a new grader set over a finished run's answers (core's `gradeRun`), its
+ * summary printed like a run's; `proctor compare RUN_DIR RUN_DIR/grades/NAME` compares it with the run's own scores.
+ */
+export const gradeCommand = (runDir: string, options: GradeOptions, io: Io): Effect.Effect<ExitCode> =>
+  Effect.gen(function* () {
+    const specs = yield* decodeGraderFlags(options.grader)
+    const graded = yield* gradeRun({ runDir, specs, name: options.name })
+    if (options.json === true) {
+      io.stdout.write(
+        `${JSON.stringify({ grader_set: graded.name, dir: graded.dir, summary: graded.summary }, null, 2)}\n`,
+      )
+    } else {
+      const resumed = graded.resumed > 0 ? ` (${graded.resumed} graded by an earlier session)` : ""
+      io.stdout.write(`${formatSummaryText(graded.summary)}\n\n`)
+      io.stdout.write(`grader set ${graded.name}: ${graded.dir} · ${graded.graded} rollouts graded${resumed}\n`)
+      io.stdout.write(`compare with the run's own scores: proctor compare ${runDir} ${graded.dir}\n`)
+    }
+    return runExitCode(graded.summary, null, io.stderr)
+  }).pipe(
+    Effect.catchTags({
+      ConfigError: (error: ConfigError) =>
+        Effect.sync(() => {
+          io.stderr.write(`proctor grade: ${error.message}\n`)
+          return ExitCode.Usage
+        }),
+      StoreError: (error) =>
+        Effect.sync(() => {
+          io.stderr.write(`proctor grade: ${error.message}\n`)
+          return error.reason === "Io" ? ExitCode.Failed : ExitCode.Usage
+        }),
+    }),
+  )

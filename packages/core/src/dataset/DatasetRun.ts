@@ -1,0 +1,76 @@
+import { Effect, Layer } from "effect"
+import { ConfigError } from "../config/ConfigError.js"
+import type { EvalRunConfig } from "../config/EvalRunConfig.js"
+import type { GraderError } from "../grader/Grader.js"
+import { makeGraderSet } from "../grader/GraderSet.js"
+import { type GraderSpec, graderName } from "../grader/GraderSpec.js"
+import { referenceProblem } from "../grader/RuleGraders.js"
+import { Solver } from "../solver/Solver.js"
+import { describeRow, loadDataset } from "./Dataset.js"
+import { datasetSolver, type RowPrompt } from "./DatasetSolver.js"
+import { compileItemTemplate, type ItemTemplate, TemplateProblem } from "./ItemTemplate.js"
+
+const invalid = (message: string) => new ConfigError({ reason: "InvalidValue", message })
+
+/** A grader that cannot be built (a bad regex, a code module that does not load) is a config problem: exit 2. */
+export const graderSetupError = (specs: ReadonlyArray<GraderSpec>) => (error: GraderError) => {
+  const index = specs.findIndex((spec) => graderName(spec) === error.grader)
+  return invalid(`${index < 0 ? "graders" : `graders[${index}]`} (${error.grader}): ${error.message}`)
+}
+
+const compiled = (key: "prompt" | "system", source: string | undefined) =>
+  Effect.try({
+    try: () => (source === undefined ? undefined : compileItemTemplate(source)),
+    catch: (error) => invalid(`${key}: the template ${(error as Error).message}`),
+  })
+
+/**
+ * A dataset run, opened: its rows read, every planned row's prompt filled in and every grader's reference found in
+ * it (a missing column is one line naming the column and the row, before anything runs), its graders built.
+ */
+export const openDatasetRun = Effect.fn("DatasetRun.open")(function* (config: EvalRunConfig) {
+  if (config.dataset === undefined || config.prompt === undefined) {
+    return yield* invalid("a dataset run needs `dataset` and `prompt`")
+  }
+  const dataset = yield* loadDataset(config.dataset)
+  const user = (yield* compiled("prompt", config.prompt)) as ItemTemplate
+  const system = yield* compiled("system", config.system)
+  const specs = config.graders ?? []
+  const prompts = new Map<number, RowPrompt>()
+  for (const seed of new Set(config.seeds)) {
+    const item = dataset.rows[seed]
+    if (item === undefined) {
+      return yield* invalid(
+        `seeds: ${seed} is past the dataset's last row (${dataset.rows.length} rows: seeds 0-${dataset.rows.length - 1})`,
+      )
+    }
+    const fill = (key: string, template: ItemTemplate) => {
+      try {
+        return template.render(item)
+      } catch (error) {
+        if (error instanceof TemplateProblem)
+          throw invalid(
+            `${key}: ${describeRow(dataset, seed)} of ${dataset.path} has ${error.message.replace(/^no /, "no ")}`,
+          )
+        throw error
+      }
+    }
+    const filled = yield* Effect.try({
+      try: () => ({ system: system === undefined ? "" : fill("system", system), user: fill("prompt", user) }),
+      catch: (error) => (error instanceof ConfigError ? error : invalid(String(error))),
+    })
+    prompts.set(seed, filled)
+    for (const [index, spec] of specs.entries()) {
+      const problem = referenceProblem(spec, item)
+      if (problem !== null) {
+        return yield* invalid(`graders[${index}].${problem} in ${describeRow(dataset, seed)} of ${dataset.path}`)
+      }
+    }
+  }
+  const graders = yield* Effect.mapError(makeGraderSet(specs), graderSetupError(specs))
+  return {
+    dataset,
+    solver: Layer.succeed(Solver, datasetSolver(config, dataset, prompts, graders)),
+    taskIdOf: (seed: number) => dataset.ids[seed] ?? seed,
+  }
+})

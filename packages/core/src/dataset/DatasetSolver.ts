@@ -1,0 +1,73 @@
+import { Effect } from "effect"
+import { agentApiOf } from "../agent/BuiltinAgent.js"
+import { promptTurn } from "../agent/PromptTurn.js"
+import type { EvalRunConfig } from "../config/EvalRunConfig.js"
+import { graderFailure } from "../grader/GradedSolver.js"
+import type { GraderSet } from "../grader/GraderSet.js"
+import { upstreamUrl } from "../interceptor/InferenceUrl.js"
+import { finalOfScore, SolverError, type SolverService } from "../solver/Solver.js"
+import { clusterValue } from "../taskApp/RolloutOutcome.js"
+import type { Dataset } from "./Dataset.js"
+
+/** A row's messages, filled in before the run (a row that cannot be filled stops the run before it starts). */
+export interface RowPrompt {
+  readonly system: string
+  readonly user: string
+}
+
+/** The policy settings a prompt carries to the model as given; the rest of the table is proctor's or the task app's. */
+const SAMPLING_KEYS = ["temperature", "top_p", "max_tokens", "max_completion_tokens", "seed", "stop"] as const
+
+const samplingOf = (config: EvalRunConfig) =>
+  Object.fromEntries(
+    SAMPLING_KEYS.flatMap((key) => (config.policy_config[key] === undefined ? [] : [[key, config.policy_config[key]]])),
+  )
+
+/**
+ * proctor's own prompt runner: a rollout asks the model the row's prompt once (through the rollout's interceptor
+ * URL, so it is traced and priced) and the run's graders grade the answer; their score is the rollout's score.
+ */
+export const datasetSolver = (
+  config: EvalRunConfig,
+  dataset: Dataset,
+  prompts: ReadonlyMap<number, RowPrompt>,
+  graders: GraderSet,
+): SolverService => {
+  const api = agentApiOf(config)
+  const model = config.model ?? String(config.policy_config.model ?? "")
+  const settings = samplingOf(config)
+  return {
+    name: "dataset",
+    enforcesTimeout: false,
+    solve: (task) =>
+      Effect.gen(function* () {
+        const seed = task.key.seed
+        const prompt = prompts.get(seed)
+        const item = dataset.rows[seed]
+        if (prompt === undefined || item === undefined) {
+          return yield* new SolverError({
+            reason: "Failed",
+            retryable: false,
+            message: `no row ${seed + 1} in ${dataset.path}`,
+          })
+        }
+        const base = task.inferenceUrl ?? config.policy_config.inference_url
+        if (typeof base !== "string") {
+          return yield* new SolverError({
+            reason: "Failed",
+            retryable: false,
+            message: "a dataset eval needs a model: give --inference-url (or --provider)",
+          })
+        }
+        const reply = yield* promptTurn(upstreamUrl(base, api), api, { model, ...prompt, settings })
+        const graded = yield* Effect.mapError(graders.grade({ answer: reply.text, item }), graderFailure)
+        const cluster = config.cluster_by === undefined ? undefined : clusterValue(item[config.cluster_by])
+        return finalOfScore(graded.score, {
+          details: { answer: reply.text },
+          grades: graded.grades,
+          tokens: reply.tokens,
+          ...(cluster === undefined ? {} : { cluster }),
+        })
+      }),
+  }
+}

@@ -1,0 +1,87 @@
+import { Effect, Layer } from "effect"
+import { isRecord } from "../internal/isRecord.js"
+import { type FinalResult, Solver, SolverError, type SolverService, type StepRecord } from "../solver/Solver.js"
+import type { GraderError, GraderInput } from "./Grader.js"
+import type { GraderSet } from "./GraderSet.js"
+
+const firstText = (...values: ReadonlyArray<unknown>): string | undefined =>
+  values.find((value): value is string => typeof value === "string")
+
+const field = (value: unknown, key: string): unknown => (isRecord(value) ? value[key] : undefined)
+
+/**
+ * A finished rollout's answer, for graders: what it said its answer was (`details.answer`, an in-process solver's
+ * `answer`, a task app's trajectory `final.answer` or `info.answer`), else the agent's last model message, else its
+ * `final` as JSON.
+ */
+export const answerOfFinal = (
+  final: Pick<FinalResult, "details" | "final" | "info">,
+  trajectory: ReadonlyArray<unknown>,
+): string => {
+  const stated = firstText(
+    field(final.details, "answer"),
+    field(final.final, "answer"),
+    field(final.info, "answer"),
+    field(final.final, "text"),
+  )
+  if (stated !== undefined) return stated
+  const lastModelText = trajectory
+    .filter((step) => field(step, "kind") === "model")
+    .map((step) => field(step, "text"))
+    .filter((text): text is string => typeof text === "string" && text !== "")
+    .at(-1)
+  if (lastModelText !== undefined) return lastModelText
+  return final.final === undefined ? "" : JSON.stringify(final.final)
+}
+
+/** The row a task-app or agent rollout is graded against: what the task said of it (`metrics.details`), and its seed. */
+export const itemOfFinal = (final: Pick<FinalResult, "details">, seed: number): Record<string, unknown> => ({
+  seed,
+  ...(isRecord(final.details) ? final.details : {}),
+})
+
+/** A grader that could not judge makes the rollout an error of kind `verifier`: never a silent 0. */
+export const graderFailure = (error: GraderError): SolverError =>
+  new SolverError({ reason: "Verifier", retryable: false, message: `grader ${error.grader}: ${error.message}` })
+
+/**
+ * Grades the rollouts of another solver (a task app's, an agent's) after they finish: the task's own score stays
+ * the score, the graders' combined score goes to `verifier_score` (the column synth-ai's runner reads) and each
+ * verdict to `grades`. An agent's steps, as recorded, are the graders' trajectory.
+ */
+export const gradedSolver = (solver: SolverService, graders: GraderSet): SolverService => ({
+  ...solver,
+  name: `${solver.name}+graders`,
+  solve: (task) => {
+    const steps: Array<StepRecord> = []
+    const record = task.recordStep
+    const recordStep =
+      record === undefined
+        ? undefined
+        : (step: StepRecord) => {
+            steps.push(step)
+            return record(step)
+          }
+    return Effect.flatMap(
+      solver.solve(recordStep === undefined ? task : { ...task, recordStep }),
+      (final): Effect.Effect<FinalResult, SolverError> => {
+        const input: GraderInput = {
+          answer: answerOfFinal(final, steps),
+          item: itemOfFinal(final, task.key.seed),
+          trajectory: steps,
+        }
+        return graders.grade(input).pipe(
+          Effect.mapError(graderFailure),
+          Effect.map((graded) => ({ ...final, verifier_score: graded.score, grades: graded.grades })),
+        )
+      },
+    )
+  },
+})
+
+/** Wraps the `Solver` it is given with the run's graders. */
+export const gradedLayer = (graders: GraderSet) =>
+  Layer.effect(
+    Solver,
+    Effect.map(Solver, (solver) => gradedSolver(solver, graders)),
+  )

@@ -1,0 +1,218 @@
+import { Effect, ParseResult, Schema } from "effect"
+import { parse as parseToml } from "smol-toml"
+import { ConfigError } from "../config/ConfigError.js"
+import { formatParseIssues, renderPath } from "../internal/formatIssues.js"
+
+const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
+const described = <S extends Schema.Schema.All>(schema: S, description: string) =>
+  opt(schema).annotations({ description })
+
+const Name = described(
+  Schema.NonEmptyTrimmedString,
+  "The metric's name in results and summaries (default: the type). The grader named `score` is the run's score.",
+)
+const Weight = described(
+  Schema.Number.pipe(Schema.positive({ message: () => "expected a positive number" })),
+  "Its weight in the run's score when no grader is named `score` (default 1).",
+)
+/** Where a reference-based grader finds what the answer should be. */
+const referenceFields = {
+  reference: described(
+    Schema.String,
+    'The expected answer, a template over the row (`"{{ item.answer }}"`); default: the row\'s `field`.',
+  ),
+  field: described(Schema.NonEmptyTrimmedString, "The row's column holding the expected answer (default `answer`)."),
+}
+const IgnoreCase = described(Schema.Boolean, "Compare without regard to case (default false).")
+
+/** A grader's type and the keys every grader has. */
+const graderStruct = <const T extends string, F extends Schema.Struct.Fields>(
+  type: T,
+  description: string,
+  fields: F,
+) =>
+  Schema.Struct({ type: Schema.Literal(type), name: Name, weight: Weight, ...fields }).annotations({
+    identifier: type,
+    description,
+  })
+
+export const EqualsGrader = graderStruct("equals", "Passes when the answer equals the reference (trimmed).", {
+  ...referenceFields,
+  ignore_case: IgnoreCase,
+  trim: described(Schema.Boolean, "Trim whitespace from both before comparing (default true)."),
+})
+export const IncludesGrader = graderStruct("includes", "Passes when the answer contains the reference.", {
+  ...referenceFields,
+  ignore_case: IgnoreCase,
+})
+export const RegexGrader = graderStruct("regex", "Passes when the answer matches a regular expression.", {
+  pattern: Schema.NonEmptyString.annotations({
+    description: 'A JavaScript regular expression, itself a template over the row (`"^{{ item.answer }}$"`).',
+  }),
+  ignore_case: IgnoreCase,
+})
+export const IsJsonGrader = graderStruct("is_json", "Passes when the answer is valid JSON.", {})
+export const JsonSchemaGrader = graderStruct(
+  "json_schema",
+  "Passes when the answer is JSON that a JSON Schema (draft-07 or 2019-09, via ajv) accepts.",
+  {
+    schema: described(Schema.Record({ key: Schema.String, value: Schema.Unknown }), "The schema, inline."),
+    schema_file: described(
+      Schema.NonEmptyTrimmedString,
+      "Or a JSON file holding it (relative to the working directory).",
+    ),
+  },
+)
+export const NumericGrader = graderStruct(
+  "numeric",
+  "Passes when the last number in the answer is within `tolerance` of the reference's number.",
+  {
+    ...referenceFields,
+    tolerance: described(
+      Schema.Number.pipe(Schema.nonNegative({ message: () => "expected a number ≥ 0" })),
+      "The largest difference that still passes (default 0).",
+    ),
+    relative: described(Schema.Boolean, "Take `tolerance` as a fraction of the reference (default false)."),
+  },
+)
+export const ChoiceGrader = graderStruct(
+  "choice",
+  'Multiple choice: passes when the letter the answer picks ("ANSWER: B", "(B)", "B") is the reference\'s letter.',
+  referenceFields,
+)
+export const SimilarityMetric = Schema.Literal("fuzzy", "bleu", "rouge_l")
+export const SimilarityGrader = graderStruct(
+  "similarity",
+  "Scores the answer's likeness to the reference: `fuzzy` (1 − Levenshtein distance / longer length), `bleu` (sentence BLEU-4, smoothed), `rouge_l` (ROUGE-L F, js-rouge).",
+  {
+    ...referenceFields,
+    metric: SimilarityMetric.annotations({ description: "`fuzzy`, `bleu` or `rouge_l`." }),
+    threshold: described(
+      Schema.Number.pipe(Schema.between(0, 1, { message: () => "expected a number from 0 to 1" })),
+      "The score at or above which the answer passes (default 0.5).",
+    ),
+  },
+)
+export const CodeGrader = graderStruct(
+  "code",
+  "Your function grades: `(input: { answer, item, trajectory }) => number | boolean | { score, passed?, reason? }` (or a promise of one), exported from a JS or TS file (TS needs tsx installed, as evaluate() scripts do).",
+  {
+    file: Schema.NonEmptyTrimmedString.annotations({
+      description: "The module's path (relative to the working directory).",
+    }),
+    export: described(Schema.NonEmptyTrimmedString, "The export to call (default `default`)."),
+  },
+)
+
+/** The model graders, specified and built by the judges work: named so an unknown type can say so. */
+export const JUDGE_GRADER_TYPES = ["rubric", "label", "fact", "pairwise"] as const
+
+/** Every rule grader, told apart by `type` (the judges' model graders join this union). */
+export const GraderSpec = Schema.Union(
+  EqualsGrader,
+  IncludesGrader,
+  RegexGrader,
+  IsJsonGrader,
+  JsonSchemaGrader,
+  NumericGrader,
+  ChoiceGrader,
+  SimilarityGrader,
+  CodeGrader,
+)
+export type GraderSpec = typeof GraderSpec.Type
+
+export const GRADER_TYPES: ReadonlyArray<GraderSpec["type"]> = GraderSpec.members.map(
+  (member) => member.fields.type.literals[0],
+)
+
+const typeOf = (value: unknown): unknown =>
+  typeof value === "object" && value !== null ? (value as Record<string, unknown>).type : undefined
+
+const GRADER_WORD = /^[a-z_]+$/
+
+/**
+ * A grader written on one line, as `--grader` takes it (TOML files may too): a bare type (`equals`) or an inline TOML
+ * table (`{ type = "regex", pattern = "^4$" }`), the same table `[[eval.graders]]` holds.
+ */
+const graderOfLine = (line: string): unknown => {
+  const text = line.trim()
+  if (GRADER_WORD.test(text)) return { type: text }
+  if (!text.startsWith("{"))
+    throw new Error('expected a grader type (equals) or an inline TOML table ({ type = "includes" })')
+  try {
+    return parseToml(`grader = ${text}`).grader
+  } catch (error) {
+    throw new Error(`not an inline TOML table: ${(error as Error).message.split("\n")[0]}`)
+  }
+}
+
+const GraderLines = Schema.transformOrFail(Schema.Array(Schema.Unknown), Schema.Array(Schema.Unknown), {
+  strict: true,
+  decode: (items, _, ast) => {
+    const tables: Array<unknown> = []
+    for (const [index, item] of items.entries()) {
+      if (typeof item !== "string") {
+        tables.push(item)
+        continue
+      }
+      try {
+        tables.push(graderOfLine(item))
+      } catch (error) {
+        return ParseResult.fail(
+          new ParseResult.Pointer(index, items, new ParseResult.Type(ast, item, (error as Error).message)),
+        )
+      }
+    }
+    return ParseResult.succeed(tables)
+  },
+  encode: ParseResult.succeed,
+})
+
+/**
+ * A list of grader specs. A `type` proctor does not know fails on its own, in one line naming the type and the
+ * types there are (a union's error would list every member's complaints instead); names must be unique.
+ */
+export const GraderSpecs = GraderLines.pipe(
+  Schema.filter((specs) => {
+    for (const [index, spec] of specs.entries()) {
+      const type = typeOf(spec)
+      if (typeof type !== "string" || !(GRADER_TYPES as ReadonlyArray<string>).includes(type)) {
+        const judged = (JUDGE_GRADER_TYPES as ReadonlyArray<string>).includes(String(type))
+        return {
+          path: [index, "type"],
+          message: `${typeof type === "string" ? `unknown grader type ${JSON.stringify(type)}` : "expected a grader type"}${
+            judged ? " (a model grader: built by the judges work, not in this build)" : ""
+          }; one of ${GRADER_TYPES.join(", ")}`,
+        }
+      }
+    }
+    return true
+  }),
+).pipe(
+  Schema.compose(Schema.Array(GraderSpec)),
+  Schema.filter((specs) => {
+    const seen = new Set<string>()
+    for (const [index, spec] of specs.entries()) {
+      const name = spec.name ?? spec.type
+      if (seen.has(name)) {
+        return { path: [index, "name"], message: `two graders are named ${JSON.stringify(name)}: give each a name` }
+      }
+      seen.add(name)
+    }
+    return true
+  }),
+)
+
+/** A grader's metric name: its `name`, else its type. */
+export const graderName = (spec: GraderSpec): string => spec.name ?? spec.type
+
+/** `--grader` values decoded as the config's `graders` are: a problem is one line naming which `--grader`. */
+export const decodeGraderFlags = (lines: ReadonlyArray<string>) =>
+  Effect.mapError(
+    Schema.decodeUnknown(GraderSpecs, { errors: "all" })(lines),
+    (error) =>
+      new ConfigError({
+        reason: "InvalidValue",
+        message: formatParseIssues(error, (path) => renderPath("--grader", path)),
+      }),
+  )
