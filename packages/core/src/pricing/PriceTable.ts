@@ -49,6 +49,9 @@ const isProviderList = (data: unknown): data is ReadonlyArray<Record<string, unk
   data.length > 0 &&
   data.every((p) => isRecord(p) && typeof p.id === "string" && Array.isArray(p.models))
 
+/** How the summary names a table: `@pydantic/genai-prices 0.1.8 (bundled), 2026-09-23`. */
+export const priceTableLine = (table: PriceTableInfo): string => `${table.source}, ${table.as_of}`
+
 let active: PriceTableInfo = BUNDLED_PRICE_TABLE
 
 /** The table every `Pricing` in this process prices from (genai-prices keeps one table per process). */

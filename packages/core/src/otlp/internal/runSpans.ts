@@ -1,0 +1,199 @@
+import { type Attributes, type SpanContext, SpanKind, SpanStatusCode, TraceFlags } from "@opentelemetry/api"
+import { hrTimeDuration, millisToHrTime } from "@opentelemetry/core"
+import type { Resource } from "@opentelemetry/resources"
+import type { ReadableSpan } from "@opentelemetry/sdk-trace"
+import type { EvalResult } from "../../result/EvalResult.js"
+import type { ModelCall } from "../../result/ModelCall.js"
+import type { RolloutStep } from "../../result/RolloutStep.js"
+
+/**
+ * Spans built from a run's records after the fact (a model call once recorded, a rollout once finished), so the
+ * hot path holds no span objects and the export can never hold it up. Attribute names follow the OpenTelemetry
+ * GenAI semantic conventions where one exists; proctor's own carry the `proctor.` prefix.
+ */
+
+const SCOPE = { name: "@proctor/core" }
+const COMMAND_TEXT_LIMIT = 1024
+
+/** `gen_ai.provider.name`'s well-known values for the labels proctor records; others pass as written. */
+const GEN_AI_PROVIDERS: Readonly<Record<string, string>> = {
+  openai: "openai",
+  azure: "azure.ai.openai",
+  azure_openai: "azure.ai.openai",
+  anthropic: "anthropic",
+  google: "gcp.gemini",
+  gemini: "gcp.gemini",
+  groq: "groq",
+  bedrock: "aws.bedrock",
+  mistral: "mistral_ai",
+  deepseek: "deepseek",
+  xai: "x_ai",
+}
+
+const at = (iso: string): number => {
+  const ms = Date.parse(iso)
+  return Number.isFinite(ms) ? ms : Date.now()
+}
+
+const defined = (attributes: Record<string, string | number | boolean | ReadonlyArray<string> | null | undefined>) =>
+  Object.fromEntries(Object.entries(attributes).filter(([, v]) => v !== null && v !== undefined)) as Attributes
+
+interface SpanShape {
+  readonly name: string
+  readonly kind: SpanKind
+  readonly context: SpanContext
+  readonly parent: SpanContext | undefined
+  readonly startMs: number
+  readonly endMs: number
+  readonly attributes: Attributes
+  readonly error: string | null
+}
+
+const readable = (resource: Resource, shape: SpanShape): ReadableSpan => {
+  const startTime = millisToHrTime(shape.startMs)
+  const endTime = millisToHrTime(Math.max(shape.startMs, shape.endMs))
+  return {
+    name: shape.name,
+    kind: shape.kind,
+    spanContext: () => shape.context,
+    ...(shape.parent === undefined ? {} : { parentSpanContext: shape.parent }),
+    startTime,
+    endTime,
+    duration: hrTimeDuration(startTime, endTime),
+    status:
+      shape.error === null
+        ? { code: SpanStatusCode.UNSET }
+        : { code: SpanStatusCode.ERROR, message: shape.error.slice(0, COMMAND_TEXT_LIMIT) },
+    attributes: shape.attributes,
+    links: [],
+    events: [],
+    ended: true,
+    resource,
+    instrumentationScope: SCOPE,
+    droppedAttributesCount: 0,
+    droppedEventsCount: 0,
+    droppedLinksCount: 0,
+  }
+}
+
+export const sampledContext = (traceId: string, spanId: string): SpanContext => ({
+  traceId,
+  spanId,
+  traceFlags: TraceFlags.SAMPLED,
+})
+
+const temperatureOf = (request: unknown): number | undefined => {
+  if (typeof request !== "object" || request === null) return undefined
+  const value = (request as { readonly temperature?: unknown }).temperature
+  return typeof value === "number" ? value : undefined
+}
+
+/** A model call as a GenAI client span: `chat {model}`, tokens as `gen_ai.usage.*`, cost as `proctor.cost_usd`. */
+export const modelCallSpan = (
+  resource: Resource,
+  call: ModelCall,
+  context: SpanContext,
+  parent: SpanContext,
+): ReadableSpan => {
+  const provider = call.provider === null ? undefined : (GEN_AI_PROVIDERS[call.provider] ?? call.provider)
+  return readable(resource, {
+    name: call.model === null ? "chat" : `chat ${call.model}`,
+    kind: SpanKind.CLIENT,
+    context,
+    parent,
+    startMs: at(call.started_at),
+    endMs: at(call.completed_at),
+    error: call.outcome === "ok" ? null : (call.error ?? call.outcome),
+    attributes: defined({
+      "gen_ai.operation.name": "chat",
+      "gen_ai.provider.name": provider,
+      "gen_ai.request.model": call.model,
+      "gen_ai.request.temperature": temperatureOf(call.request),
+      "gen_ai.usage.input_tokens": call.usage?.prompt_tokens,
+      "gen_ai.usage.output_tokens": call.usage?.completion_tokens,
+      "gen_ai.usage.cache_read.input_tokens": call.usage?.cached_tokens,
+      "gen_ai.response.finish_reasons": call.finish_reason === null ? undefined : [call.finish_reason],
+      "http.response.status_code": call.status,
+      "error.type": call.outcome === "ok" ? undefined : call.status === null ? call.outcome : String(call.status),
+      "proctor.cost_usd": call.cost_usd,
+      "proctor.call_id": call.call_id,
+      "proctor.api": call.api,
+      "proctor.stream": call.stream,
+      "proctor.ttft_ms": call.ttft_ms,
+    }),
+  })
+}
+
+/** A finished rollout (all its tries) as the root span of its trace. */
+export const rolloutSpan = (
+  resource: Resource,
+  runId: string,
+  result: EvalResult,
+  context: SpanContext,
+): ReadableSpan =>
+  readable(resource, {
+    name: "rollout",
+    kind: SpanKind.INTERNAL,
+    context,
+    parent: undefined,
+    startMs: at(result.started_at),
+    endMs: at(result.finished_at),
+    error: result.status === "ok" ? null : (result.error ?? result.status),
+    attributes: defined({
+      "proctor.run_id": runId,
+      "proctor.rollout_id": result.run_id,
+      "proctor.seed": result.seed,
+      "proctor.attempt": result.attempt,
+      "proctor.status": result.status,
+      "proctor.score": result.score,
+      "proctor.error_kind": result.error_kind,
+      "proctor.retries": result.retries,
+      "proctor.tokens": result.tokens,
+      "proctor.cost_usd": result.cost_usd,
+    }),
+  })
+
+/** A sandbox command or a tool call of an agent's rollout; model turns are the model-call spans already. */
+export const stepSpan = (
+  resource: Resource,
+  step: RolloutStep,
+  context: SpanContext,
+  parent: SpanContext,
+): ReadableSpan | null => {
+  if (step.kind !== "command" && step.kind !== "tool") return null
+  const startMs = at(step.at)
+  const endMs = startMs + (step.duration_ms ?? 0)
+  const common = { "proctor.step_index": step.index, "proctor.retry": step.retry }
+  if (step.kind === "tool") {
+    return readable(resource, {
+      name: step.text === undefined ? "execute_tool" : `execute_tool ${step.text}`,
+      kind: SpanKind.INTERNAL,
+      context,
+      parent,
+      startMs,
+      endMs,
+      error: null,
+      attributes: defined({
+        ...common,
+        "gen_ai.operation.name": "execute_tool",
+        "gen_ai.tool.name": step.text,
+        "gen_ai.tool.call.id": step.tool_call_id,
+      }),
+    })
+  }
+  const exitCode = step.exit_code ?? null
+  return readable(resource, {
+    name: "sandbox command",
+    kind: SpanKind.INTERNAL,
+    context,
+    parent,
+    startMs,
+    endMs,
+    error: exitCode === null || exitCode === 0 ? null : `exit code ${exitCode}`,
+    attributes: defined({
+      ...common,
+      "proctor.command": step.command?.slice(0, COMMAND_TEXT_LIMIT),
+      "process.exit.code": exitCode,
+    }),
+  })
+}
