@@ -5,6 +5,7 @@ import { REMOTE_DATA_JSON_URL, updatePrices } from "@pydantic/genai-prices"
 import { Effect, Schema } from "effect"
 import { ConfigError } from "../config/ConfigError.js"
 import { isRecord } from "../internal/isRecord.js"
+import { PriceTableError } from "./PriceTableError.js"
 
 /**
  * Which price table is in force: the data bundled with `@pydantic/genai-prices`, or a copy fetched by
@@ -30,12 +31,6 @@ export const DEFAULT_PRICES_URL: string = REMOTE_DATA_JSON_URL
 /** The fetched copy: `PROCTOR_PRICES_FILE`, else `$XDG_CACHE_HOME/proctor/prices.json` (`~/.cache/…`). */
 export const defaultPriceTablePath = (env: Readonly<Record<string, string | undefined>>): string =>
   env.PROCTOR_PRICES_FILE ?? join(env.XDG_CACHE_HOME ?? join(env.HOME ?? homedir(), ".cache"), "proctor", "prices.json")
-
-export class PriceTableError extends Schema.TaggedError<PriceTableError>()("PriceTableError", {
-  reason: Schema.Literal("Unreachable", "BadResponse", "WriteFailed"),
-  message: Schema.String,
-  cause: Schema.optional(Schema.Defect),
-}) {}
 
 const StoredTable = Schema.Struct({
   source: Schema.String,
