@@ -61,7 +61,11 @@ const timedEval = (extra) =>
       .concat(["--concurrency", values.concurrency, "--run-dir", join(dir, `run-${run++}`), "--json"])
       .concat(extra)
     const started = process.hrtime.bigint()
-    const child = spawn(process.execPath, [cli, ...args], { env, stdio: ["ignore", "ignore", "pipe"] })
+    // GNU time's CPU figure (user + system) is less at the mercy of the machine's other load than wall time.
+    const child = spawn("/usr/bin/time", ["-f", "cpu %U %S", process.execPath, cli, ...args], {
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+    })
     let stderr = ""
     child.stderr.setEncoding("utf8").on("data", (chunk) => {
       stderr += chunk
@@ -69,7 +73,12 @@ const timedEval = (extra) =>
     child.once("exit", (code) => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9
       if (code !== 0) reject(new Error(`proctor eval exited ${code}: ${stderr}`))
-      else resolve({ seconds, otlp: stderr.split("\n").find((l) => l.startsWith("otlp:")) ?? "" })
+      const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(stderr)
+      resolve({
+        seconds,
+        cpu: cpu === null ? Number.NaN : Number(cpu[1]) + Number(cpu[2]),
+        otlp: stderr.split("\n").find((l) => l.startsWith("otlp:")) ?? "",
+      })
     })
   })
 
@@ -83,21 +92,27 @@ try {
   await timedEval([]) // warm-up: file caches, the task app's and the model's first connections
   const without = []
   const down = []
+  const withoutCpu = []
+  const downCpu = []
   let line = ""
   for (let round = 0; round < Number(values.rounds); round++) {
     const port = await closedPort()
     // Alternate which goes first, so a drift in the machine's load falls on both.
     const pair = round % 2 === 0 ? ["without", "down"] : ["down", "without"]
     for (const which of pair) {
-      if (which === "without") without.push((await timedEval([])).seconds)
-      else {
+      if (which === "without") {
+        const result = await timedEval([])
+        without.push(result.seconds)
+        withoutCpu.push(result.cpu)
+      } else {
         const result = await timedEval(["--otlp-endpoint", `http://127.0.0.1:${port}`])
         down.push(result.seconds)
+        downCpu.push(result.cpu)
         line = result.otlp
       }
     }
     console.log(
-      `round ${round + 1}: without ${without.at(-1).toFixed(2)} s · collector down ${down.at(-1).toFixed(2)} s`,
+      `round ${round + 1}: without ${without.at(-1).toFixed(2)} s (cpu ${withoutCpu.at(-1).toFixed(2)} s) · collector down ${down.at(-1).toFixed(2)} s (cpu ${downCpu.at(-1).toFixed(2)} s)`,
     )
   }
   const ratio = median(down) / median(without)
@@ -106,7 +121,10 @@ try {
     `${values.seeds} seeds, concurrency ${values.concurrency}, ${values.rounds} rounds (shared machine, load average ${loadavg()[0].toFixed(1)}):`,
   )
   console.log(
-    `median without export ${median(without).toFixed(2)} s · collector down ${median(down).toFixed(2)} s · ratio ${ratio.toFixed(3)}× (target ≤ 1.05×)`,
+    `wall: median without export ${median(without).toFixed(2)} s · collector down ${median(down).toFixed(2)} s · ratio ${ratio.toFixed(3)}× (target ≤ 1.05×)`,
+  )
+  console.log(
+    `cpu:  median without export ${median(withoutCpu).toFixed(2)} s · collector down ${median(downCpu).toFixed(2)} s · ratio ${(median(downCpu) / median(withoutCpu)).toFixed(3)}×`,
   )
 } finally {
   for (const child of children) child.kill("SIGTERM")

@@ -74,7 +74,7 @@ export const pricingReference = (): string => {
     body: [
       "Every model call proctor traces is priced from the table of",
       "[`@pydantic/genai-prices`](https://github.com/pydantic/genai-prices), a price list kept by Pydantic and",
-      "updated as providers change their prices (30+ providers: OpenAI, Anthropic, Google, Groq, OpenRouter,",
+      "updated as providers change their prices (OpenAI, Anthropic, Google, Groq, OpenRouter,",
       "AWS Bedrock, Azure, Mistral, DeepSeek, …). A model the table lacks is reported as *unpriced*, never as $0.",
       "Names are matched case-insensitively, with provider prefixes (`openai/gpt-4o`, `groq:…`, Bedrock's",
       "`us.anthropic.…`) and dated snapshots (`gpt-4o-2024-08-06`) understood. Long-prompt tiers are billed at",
