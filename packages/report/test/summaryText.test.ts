@@ -41,7 +41,9 @@ describe("formatSummaryText", () => {
     expect(text).toContain("  valid             yes\n")
     expect(text).toContain("  latency ms        -\n")
     expect(text).toContain("  tokens            unreported\n")
-    expect(text).toContain("  cost              unpriced\n")
+    expect(text).toContain(
+      "  cost              unpriced · prices: @pydantic/genai-prices 0.1.8 (bundled), 2026-09-23\n",
+    )
   })
 
   it("shows an agent run's stop reasons and nanoeval's length statistics", () => {

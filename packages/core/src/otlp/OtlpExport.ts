@@ -101,7 +101,7 @@ export const otlpSettingsOf = (
 /**
  * OpenTelemetry export of a run over OTLP/HTTP: a trace per rollout, its model calls (GenAI semantic
  * conventions) and agent steps as child spans, built from the records the run keeps anyway. The SDK is
- * loaded only when export is on.
+ * loaded only once a collector answers.
  */
 export class OtlpExport extends Context.Tag("@proctor/core/OtlpExport")<OtlpExport, OtlpExportService>() {
   static readonly make = (settings: OtlpSettings): Effect.Effect<OtlpExportService, never, Scope.Scope> =>

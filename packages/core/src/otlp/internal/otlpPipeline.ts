@@ -1,17 +1,16 @@
+import { randomBytes } from "node:crypto"
 import { connect } from "node:net"
-import type { SpanContext } from "@opentelemetry/api"
-import { ExportResultCode } from "@opentelemetry/core"
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto"
-import { detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources"
-import { BatchSpanProcessor, RandomIdGenerator, type ReadableSpan, type SpanExporter } from "@opentelemetry/sdk-trace"
 import type { RunEvent } from "../../events/RunEvents.js"
 import type { ModelCall } from "../../result/ModelCall.js"
 import type { OtlpExportReport, OtlpSettings } from "../OtlpExport.js"
-import { modelCallSpan, rolloutSpan, sampledContext, stepSpan } from "./runSpans.js"
+import type { SdkExport } from "./otlpSdk.js"
+import { modelCallSpan, type RunSpan, rolloutSpan, type SpanIds, stepSpan } from "./runSpans.js"
 
 const PROBE_TIMEOUT_MS = 1000
-/** How long a probe's answer stands before the next export asks again. */
+/** How long a probe's answer stands before the next export (or the next wait for a collector) asks again. */
 const PROBE_VALID_MS = 5000
+/** Spans kept while no collector has answered yet: the SDK's own queue bound, so memory stays bounded. */
+const WAITING_LIMIT = 2048
 
 /**
  * Whether the collector takes connections: a TCP connect to its host and port, the socket and timer unref'd so
@@ -32,6 +31,8 @@ const probe = (target: URL): Promise<boolean> =>
     socket.once("error", () => settle(false))
   })
 
+const hexId = (bytes: number): string => randomBytes(bytes).toString("hex")
+
 export interface OtlpPipeline {
   readonly onModelCall: (call: ModelCall) => void
   readonly onEvent: (event: RunEvent) => void
@@ -39,107 +40,124 @@ export interface OtlpPipeline {
 }
 
 /**
- * The OpenTelemetry SDK's batch processor (a bounded queue of 2,048 spans, exported every 5 s; spans past it are
- * dropped, never waited for) in front of its OTLP/HTTP protobuf exporter. Loaded only when export is on.
+ * Spans of a run on their way to a collector. The OpenTelemetry SDK (~0.1 s of CPU to load) is loaded only once
+ * the collector took a connection; until then spans wait here, at most as many as the SDK's queue holds, so a run
+ * whose collector is down pays for building spans and nothing else.
  */
 export const startOtlpPipeline = (settings: OtlpSettings): OtlpPipeline => {
-  // Whether the collector takes connections, asked before an export is handed to the SDK's exporter: an export
-  // to a collector that is down would retry for the whole export timeout on timers that keep the process alive.
+  const target = new URL(settings.describe)
   let reach: "unknown" | "reachable" | "unreachable" = "unknown"
   let probedAt = 0
+  let probing: Promise<boolean> | undefined
   let onReachChange: (() => void) | undefined
-  const setReach = (next: typeof reach) => {
-    reach = next
-    onReachChange?.()
-  }
-  const target = new URL(settings.describe)
-  const reachable = async (): Promise<boolean> => {
-    if (reach === "unknown" || Date.now() - probedAt > PROBE_VALID_MS) {
+  const reachable = (): Promise<boolean> => {
+    if (reach !== "unknown" && Date.now() - probedAt <= PROBE_VALID_MS) return Promise.resolve(reach === "reachable")
+    probing ??= probe(target).then((up) => {
       probedAt = Date.now()
-      setReach((await probe(target)) ? "reachable" : "unreachable")
-    }
-    return reach === "reachable"
+      probing = undefined
+      reach = up ? "reachable" : "unreachable"
+      onReachChange?.()
+      return up
+    })
+    return probing
   }
-  const exporter = new OTLPTraceExporter(settings.url === undefined ? {} : { url: settings.url })
+
   let submitted = 0
   let sent = 0
   let lastError: string | null = null
-  // Counts what reached the collector: everything else submitted was dropped (queue full, collector down).
-  const counting: SpanExporter = {
-    export: (spans, done) => {
-      reachable().then((up) => {
-        if (!up) {
-          lastError = `cannot connect to ${target.host}`
-          return done({ code: ExportResultCode.FAILED, error: new Error(lastError) })
-        }
-        exporter.export(spans, (result) => {
-          if (result.code === ExportResultCode.SUCCESS) sent += spans.length
-          else {
-            lastError = result.error?.message ?? "export failed"
-            probedAt = 0
-          }
-          done(result)
-        })
+  let sdk: SdkExport | undefined
+  let loading: Promise<SdkExport> | undefined
+  let finishing = false
+  const waiting: Array<RunSpan> = []
+  const loadSdk = (): Promise<SdkExport> => {
+    loading ??= import("./otlpSdk.js").then(({ startSdkExport }) => {
+      const started = startSdkExport(settings, reachable, {
+        sent: (count) => {
+          sent += count
+        },
+        failed: (message) => {
+          lastError = message
+          probedAt = 0
+        },
       })
-    },
-    shutdown: () => exporter.shutdown(),
-    forceFlush: () => exporter.forceFlush(),
+      for (const span of waiting.splice(0)) started.submit(span)
+      sdk = started
+      return started
+    })
+    return loading
   }
-  const processor = new BatchSpanProcessor({ exporter: counting })
-  const resource = resourceFromAttributes({ "service.name": "proctor" }).merge(
-    detectResources({ detectors: [envDetector] }),
-  )
-  const ids = new RandomIdGenerator()
-  const newContext = (traceId: string) => sampledContext(traceId, ids.generateSpanId())
-  // Each rollout is a trace of its own, its span the root; calls and steps may end before it and find it here.
-  const rollouts = new Map<string, SpanContext>()
-  const rolloutContext = (rolloutId: string): SpanContext => {
-    const known = rollouts.get(rolloutId)
-    if (known !== undefined) return known
-    const context = newContext(ids.generateTraceId())
-    rollouts.set(rolloutId, context)
-    return context
+  // Asks at once, then every PROBE_VALID_MS on an unref'd timer, until the collector answers or the run ends.
+  const watch = (): void => {
+    reachable().then((up) => {
+      if (up) loadSdk()
+      else if (!finishing) setTimeout(watch, PROBE_VALID_MS).unref()
+    })
   }
-  const submit = (span: ReadableSpan | null) => {
+  watch()
+
+  const submit = (span: RunSpan | null) => {
     if (span === null) return
     submitted++
-    processor.onEnd(span)
+    if (sdk !== undefined) sdk.submit(span)
+    else if (waiting.length < WAITING_LIMIT) waiting.push(span)
   }
+
+  // Each rollout is a trace of its own, its span the root; calls and steps may end before it and find it here.
+  const rollouts = new Map<string, SpanIds>()
+  const rolloutIds = (rolloutId: string): SpanIds => {
+    const known = rollouts.get(rolloutId)
+    if (known !== undefined) return known
+    const ids = { traceId: hexId(16), spanId: hexId(8) }
+    rollouts.set(rolloutId, ids)
+    return ids
+  }
+  const childOf = (parent: SpanIds): SpanIds => ({ traceId: parent.traceId, spanId: hexId(8) })
   let runId = ""
 
+  /** Resolves with `value`, or with "late" after `ms`, or "changed" when the collector's reachability is known anew. */
+  const within = async <A>(value: Promise<A>, ms: number): Promise<A | "late" | "changed"> => {
+    let timer: NodeJS.Timeout | undefined
+    const outcome = await Promise.race([
+      value,
+      new Promise<"late" | "changed">((resolve) => {
+        timer = setTimeout(() => resolve("late"), ms)
+        onReachChange = () => resolve("changed")
+      }),
+    ])
+    clearTimeout(timer)
+    onReachChange = undefined
+    return outcome
+  }
+
   /**
-   * Waits for the queued spans to reach the collector: as long as the export timeout while the collector takes
+   * Waits for the spans to reach the collector: as long as the export timeout while the collector takes
    * connections, `graceMs` while that is not known yet, not at all once it refused.
    */
   const flushWithin = async (graceMs: number): Promise<OtlpExportReport> => {
-    const flushed = processor.forceFlush().then(
-      () => true,
-      () => false,
-    )
+    finishing = true
     const started = Date.now()
+    const budget = () => (reach === "reachable" ? settings.exportTimeoutMs : reach === "unreachable" ? 0 : graceMs)
+    const flushed = reachable().then(async (up) => {
+      if (!up) return false
+      const loaded = await loadSdk()
+      return loaded.forceFlush().then(
+        () => true,
+        () => false,
+      )
+    })
     let done = false
     for (;;) {
-      const budget = reach === "reachable" ? settings.exportTimeoutMs : reach === "unreachable" ? 0 : graceMs
-      const left = budget - (Date.now() - started)
+      const left = budget() - (Date.now() - started)
       if (left <= 0) break
-      let timer: NodeJS.Timeout | undefined
-      const outcome = await Promise.race([
-        flushed,
-        new Promise<"late" | "changed">((resolve) => {
-          timer = setTimeout(() => resolve("late"), left)
-          onReachChange = () => resolve("changed")
-        }),
-      ])
-      clearTimeout(timer)
-      onReachChange = undefined
+      const outcome = await within(flushed, left)
       if (outcome === "late") break
       if (outcome !== "changed") {
         done = outcome
         break
       }
     }
-    // Not awaited: an export still retrying against a dead collector must not hold the run's end.
-    processor.shutdown().catch(() => undefined)
+    // Not awaited: an export still in flight must not hold the run's end.
+    sdk?.shutdown().catch(() => undefined)
     return {
       endpoint: settings.describe,
       submitted,
@@ -148,15 +166,15 @@ export const startOtlpPipeline = (settings: OtlpSettings): OtlpPipeline => {
       error:
         done && submitted === sent
           ? null
-          : (lastError ?? (reach === "unreachable" ? "the collector refused the connection" : null)),
+          : (lastError ?? (reach === "unreachable" ? `cannot connect to ${target.host}` : null)),
     }
   }
   let finished: Promise<OtlpExportReport> | undefined
 
   return {
     onModelCall: (call) => {
-      const parent = rolloutContext(call.rollout_id)
-      submit(modelCallSpan(resource, call, newContext(parent.traceId), parent))
+      const parent = rolloutIds(call.rollout_id)
+      submit(modelCallSpan(call, childOf(parent), parent))
     },
     onEvent: (event) => {
       switch (event._tag) {
@@ -164,12 +182,12 @@ export const startOtlpPipeline = (settings: OtlpSettings): OtlpPipeline => {
           runId = event.runId
           return
         case "RolloutStep": {
-          const parent = rolloutContext(event.step.rollout_id)
-          return submit(stepSpan(resource, event.step, newContext(parent.traceId), parent))
+          const parent = rolloutIds(event.step.rollout_id)
+          return submit(stepSpan(event.step, childOf(parent), parent))
         }
         case "RolloutFinished": {
           const rolloutId = event.result.run_id ?? `${runId}:${event.result.seed}:${event.result.attempt}`
-          submit(rolloutSpan(resource, runId, event.result, rolloutContext(rolloutId)))
+          submit(rolloutSpan(runId, event.result, rolloutIds(rolloutId)))
           rollouts.delete(rolloutId)
           return
         }

@@ -1,7 +1,3 @@
-import { type Attributes, type SpanContext, SpanKind, SpanStatusCode, TraceFlags } from "@opentelemetry/api"
-import { hrTimeDuration, millisToHrTime } from "@opentelemetry/core"
-import type { Resource } from "@opentelemetry/resources"
-import type { ReadableSpan } from "@opentelemetry/sdk-trace"
 import type { EvalResult } from "../../result/EvalResult.js"
 import type { ModelCall } from "../../result/ModelCall.js"
 import type { RolloutStep } from "../../result/RolloutStep.js"
@@ -12,7 +8,6 @@ import type { RolloutStep } from "../../result/RolloutStep.js"
  * GenAI semantic conventions where one exists; proctor's own carry the `proctor.` prefix.
  */
 
-const SCOPE = { name: "@proctor/core" }
 const COMMAND_TEXT_LIMIT = 1024
 
 /** `gen_ai.provider.name`'s well-known values for the labels proctor records; others pass as written. */
@@ -35,52 +30,35 @@ const at = (iso: string): number => {
   return Number.isFinite(ms) ? ms : Date.now()
 }
 
-const defined = (attributes: Record<string, string | number | boolean | ReadonlyArray<string> | null | undefined>) =>
-  Object.fromEntries(Object.entries(attributes).filter(([, v]) => v !== null && v !== undefined)) as Attributes
+type AttributeValue = string | number | boolean | Array<string>
 
-interface SpanShape {
+const defined = (attributes: Record<string, AttributeValue | null | undefined>) =>
+  Object.fromEntries(Object.entries(attributes).filter(([, v]) => v !== null && v !== undefined)) as Record<
+    string,
+    AttributeValue
+  >
+
+/** Where a span sits in its trace: ids in lower-case hex, as OpenTelemetry writes them. */
+export interface SpanIds {
+  readonly traceId: string
+  readonly spanId: string
+}
+
+/** A span as plain data, turned into the SDK's span only once there is a collector to send it to. */
+export interface RunSpan {
   readonly name: string
-  readonly kind: SpanKind
-  readonly context: SpanContext
-  readonly parent: SpanContext | undefined
+  readonly kind: "internal" | "client"
+  readonly ids: SpanIds
+  readonly parent: SpanIds | undefined
   readonly startMs: number
   readonly endMs: number
-  readonly attributes: Attributes
+  readonly attributes: Readonly<Record<string, AttributeValue>>
+  /** The error status's message; null for a span that did not fail. */
   readonly error: string | null
 }
 
-const readable = (resource: Resource, shape: SpanShape): ReadableSpan => {
-  const startTime = millisToHrTime(shape.startMs)
-  const endTime = millisToHrTime(Math.max(shape.startMs, shape.endMs))
-  return {
-    name: shape.name,
-    kind: shape.kind,
-    spanContext: () => shape.context,
-    ...(shape.parent === undefined ? {} : { parentSpanContext: shape.parent }),
-    startTime,
-    endTime,
-    duration: hrTimeDuration(startTime, endTime),
-    status:
-      shape.error === null
-        ? { code: SpanStatusCode.UNSET }
-        : { code: SpanStatusCode.ERROR, message: shape.error.slice(0, COMMAND_TEXT_LIMIT) },
-    attributes: shape.attributes,
-    links: [],
-    events: [],
-    ended: true,
-    resource,
-    instrumentationScope: SCOPE,
-    droppedAttributesCount: 0,
-    droppedEventsCount: 0,
-    droppedLinksCount: 0,
-  }
-}
-
-export const sampledContext = (traceId: string, spanId: string): SpanContext => ({
-  traceId,
-  spanId,
-  traceFlags: TraceFlags.SAMPLED,
-})
+const failure = (message: string | null): string | null =>
+  message === null ? null : message.slice(0, COMMAND_TEXT_LIMIT)
 
 const temperatureOf = (request: unknown): number | undefined => {
   if (typeof request !== "object" || request === null) return undefined
@@ -89,21 +67,16 @@ const temperatureOf = (request: unknown): number | undefined => {
 }
 
 /** A model call as a GenAI client span: `chat {model}`, tokens as `gen_ai.usage.*`, cost as `proctor.cost_usd`. */
-export const modelCallSpan = (
-  resource: Resource,
-  call: ModelCall,
-  context: SpanContext,
-  parent: SpanContext,
-): ReadableSpan => {
+export const modelCallSpan = (call: ModelCall, ids: SpanIds, parent: SpanIds): RunSpan => {
   const provider = call.provider === null ? undefined : (GEN_AI_PROVIDERS[call.provider] ?? call.provider)
-  return readable(resource, {
+  return {
     name: call.model === null ? "chat" : `chat ${call.model}`,
-    kind: SpanKind.CLIENT,
-    context,
+    kind: "client",
+    ids,
     parent,
     startMs: at(call.started_at),
     endMs: at(call.completed_at),
-    error: call.outcome === "ok" ? null : (call.error ?? call.outcome),
+    error: call.outcome === "ok" ? null : failure(call.error ?? call.outcome),
     attributes: defined({
       "gen_ai.operation.name": "chat",
       "gen_ai.provider.name": provider,
@@ -121,54 +94,43 @@ export const modelCallSpan = (
       "proctor.stream": call.stream,
       "proctor.ttft_ms": call.ttft_ms,
     }),
-  })
+  }
 }
 
 /** A finished rollout (all its tries) as the root span of its trace. */
-export const rolloutSpan = (
-  resource: Resource,
-  runId: string,
-  result: EvalResult,
-  context: SpanContext,
-): ReadableSpan =>
-  readable(resource, {
-    name: "rollout",
-    kind: SpanKind.INTERNAL,
-    context,
-    parent: undefined,
-    startMs: at(result.started_at),
-    endMs: at(result.finished_at),
-    error: result.status === "ok" ? null : (result.error ?? result.status),
-    attributes: defined({
-      "proctor.run_id": runId,
-      "proctor.rollout_id": result.run_id,
-      "proctor.seed": result.seed,
-      "proctor.attempt": result.attempt,
-      "proctor.status": result.status,
-      "proctor.score": result.score,
-      "proctor.error_kind": result.error_kind,
-      "proctor.retries": result.retries,
-      "proctor.tokens": result.tokens,
-      "proctor.cost_usd": result.cost_usd,
-    }),
-  })
+export const rolloutSpan = (runId: string, result: EvalResult, ids: SpanIds): RunSpan => ({
+  name: "rollout",
+  kind: "internal",
+  ids,
+  parent: undefined,
+  startMs: at(result.started_at),
+  endMs: at(result.finished_at),
+  error: result.status === "ok" ? null : failure(result.error ?? result.status),
+  attributes: defined({
+    "proctor.run_id": runId,
+    "proctor.rollout_id": result.run_id,
+    "proctor.seed": result.seed,
+    "proctor.attempt": result.attempt,
+    "proctor.status": result.status,
+    "proctor.score": result.score,
+    "proctor.error_kind": result.error_kind,
+    "proctor.retries": result.retries,
+    "proctor.tokens": result.tokens,
+    "proctor.cost_usd": result.cost_usd,
+  }),
+})
 
 /** A sandbox command or a tool call of an agent's rollout; model turns are the model-call spans already. */
-export const stepSpan = (
-  resource: Resource,
-  step: RolloutStep,
-  context: SpanContext,
-  parent: SpanContext,
-): ReadableSpan | null => {
+export const stepSpan = (step: RolloutStep, ids: SpanIds, parent: SpanIds): RunSpan | null => {
   if (step.kind !== "command" && step.kind !== "tool") return null
   const startMs = at(step.at)
   const endMs = startMs + (step.duration_ms ?? 0)
   const common = { "proctor.step_index": step.index, "proctor.retry": step.retry }
   if (step.kind === "tool") {
-    return readable(resource, {
+    return {
       name: step.text === undefined ? "execute_tool" : `execute_tool ${step.text}`,
-      kind: SpanKind.INTERNAL,
-      context,
+      kind: "internal",
+      ids,
       parent,
       startMs,
       endMs,
@@ -179,13 +141,13 @@ export const stepSpan = (
         "gen_ai.tool.name": step.text,
         "gen_ai.tool.call.id": step.tool_call_id,
       }),
-    })
+    }
   }
   const exitCode = step.exit_code ?? null
-  return readable(resource, {
+  return {
     name: "sandbox command",
-    kind: SpanKind.INTERNAL,
-    context,
+    kind: "internal",
+    ids,
     parent,
     startMs,
     endMs,
@@ -195,5 +157,5 @@ export const stepSpan = (
       "proctor.command": step.command?.slice(0, COMMAND_TEXT_LIMIT),
       "process.exit.code": exitCode,
     }),
-  })
+  }
 }
