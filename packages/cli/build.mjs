@@ -57,6 +57,23 @@ const undiciPoolOnly = {
   },
 }
 
+/**
+ * OpenTelemetry's OTLP exporter loads node:http and node:https with `import()`, which a script run by
+ * src/internal/loadScript.ts (the eval script) cannot do: that `import()` is bundled as a `require` instead.
+ */
+const builtinDynamicImports = {
+  name: "builtin-dynamic-imports",
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?https?$/ }, (args) =>
+      args.kind === "dynamic-import" ? { path: args.path, namespace: "builtin-require" } : undefined,
+    )
+    build.onLoad({ filter: /.*/, namespace: "builtin-require" }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)})`,
+      loader: "js",
+    }))
+  },
+}
+
 rmSync(new URL("chunks/", dist), { recursive: true, force: true })
 // V8 checks a code cache against its script's length, not its text: no cache outlives the script it was made for.
 for (const cache of ["eval-script.js.cache", "program-script.js.cache"]) rmSync(new URL(cache, dist), { force: true })
@@ -83,7 +100,7 @@ const common = {
   banner: {
     js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
   },
-  plugins: [undiciPoolOnly, effectModules],
+  plugins: [undiciPoolOnly, effectModules, builtinDynamicImports],
   allowOverwrite: true,
   logLevel: "warning",
   metafile: true,

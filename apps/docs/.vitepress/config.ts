@@ -20,6 +20,7 @@ const guides: DefaultTheme.SidebarItem[] = [
   { text: "Evaluate a model", link: "/guide/models" },
   { text: "CI", link: "/guide/ci" },
   { text: "Viewer and reports", link: "/guide/viewer" },
+  { text: "Traces in your own tools (OpenTelemetry)", link: "/guide/opentelemetry" },
   { text: "Run a team server", link: "/guide/team-server" },
   { text: "Scale out", link: "/guide/scale-out" },
   { text: "Migrate from synth-ai eval", link: "/guide/migrate-synth-ai" },

@@ -1,4 +1,12 @@
-import { builtinPrices, ErrorKind, errorKindDocs, providerAliases } from "@proctor/core"
+import {
+  BUNDLED_PRICE_TABLE,
+  DEFAULT_PRICES_URL,
+  ErrorKind,
+  errorKindDocs,
+  Pricing,
+  priceTableLine,
+  providerAliases,
+} from "@proctor/core"
 import { exitCodeMeanings } from "proctor"
 import { code, page, table, text } from "./markdown.js"
 
@@ -41,37 +49,81 @@ export const exitCodesReference = (): string =>
 const perMillion = (usdPerToken: number | undefined) =>
   usdPerToken === undefined ? "" : `$${Number((usdPerToken * 1e6).toPrecision(6))}`
 
-/** The pricing reference: the built-in price table. */
-export const pricingReference = (): string =>
-  page({
+/** Models the reference prices as examples, looked up in the maintained table when the docs are generated. */
+const EXAMPLE_MODELS: ReadonlyArray<readonly [string, string]> = [
+  ["openai", "gpt-5.2"],
+  ["openai", "gpt-5-mini"],
+  ["openai", "gpt-4.1-mini"],
+  ["openai", "gpt-4o-mini"],
+  ["anthropic", "claude-opus-4-6"],
+  ["anthropic", "claude-sonnet-4-5"],
+  ["anthropic", "claude-haiku-4-5"],
+  ["google", "gemini-2.5-pro"],
+  ["google", "gemini-2.5-flash"],
+  ["groq", "llama-3.3-70b-versatile"],
+  ["groq", "openai/gpt-oss-120b"],
+  ["openrouter", "anthropic/claude-sonnet-4.5"],
+]
+
+/** The pricing reference: where prices come from, how they stay current, and how to override them. */
+export const pricingReference = (): string => {
+  const pricing = Pricing.make()
+  return page({
     title: "Pricing",
-    source: "packages/core/src/pricing/internal/pricingData.ts (builtinPrices)",
+    source: "packages/core/src/pricing (Pricing.ts, PriceTable.ts)",
     body: [
-      "The cost of every model call proctor traces is priced from this table: the providers' list prices",
-      "(standard tier) as published in November 2025, in USD per million tokens. `--pricing FILE` overrides or",
-      "extends it. A model that is not here is reported as unpriced, never as $0. Names are matched",
-      "case-insensitively, with provider prefixes (`openai/gpt-4o`) and dated snapshots (`gpt-4o-2024-08-06`)",
-      "understood. Cached input is the rate for prompt tokens served from the provider's cache; where it is",
-      "empty, cached tokens are billed at the input rate.",
+      "Every model call proctor traces is priced from the table of",
+      "[`@pydantic/genai-prices`](https://github.com/pydantic/genai-prices), a price list kept by Pydantic and",
+      "updated as providers change their prices (OpenAI, Anthropic, Google, Groq, OpenRouter,",
+      "AWS Bedrock, Azure, Mistral, DeepSeek, …). A model the table lacks is reported as *unpriced*, never as $0.",
+      "Names are matched case-insensitively, with provider prefixes (`openai/gpt-4o`, `groq:…`, Bedrock's",
+      "`us.anthropic.…`) and dated snapshots (`gpt-4o-2024-08-06`) understood. Long-prompt tiers are billed at",
+      "their base rate; Anthropic cache writes at the input rate.",
+      "",
+      `The table in force is named, with its date, on the summary's \`cost\` line and in \`summary.json\``,
+      `(\`cost_usd.price_table\`): \`${priceTableLine(BUNDLED_PRICE_TABLE)}\` until it is updated.`,
+      "",
+      "## Keeping prices current",
+      "",
+      "The data bundled with the package is as old as the installed version. `proctor pricing update` fetches",
+      `the current table (\`${DEFAULT_PRICES_URL}\`) and keeps it in`,
+      "`~/.cache/proctor/prices.json` (`$XDG_CACHE_HOME/proctor/prices.json`; `PROCTOR_PRICES_FILE` or `--file`",
+      "elsewhere). Every later run reads that copy, online or not; a run never fetches prices itself. `--url` (or",
+      "`PROCTOR_PRICES_URL`) fetches from a mirror. A failed update leaves the kept copy as it was.",
+      "",
+      "```sh",
+      "proctor pricing update",
+      "```",
+      "",
+      "It prints the date, how many models of how many providers the table has, and where it was kept.",
+      "",
+      "## Examples",
+      "",
+      `USD per million tokens, from ${BUNDLED_PRICE_TABLE.source} when these docs were generated.`,
       "",
       table(
         ["Provider", "Model", "Input", "Cached input", "Output"],
-        builtinPrices.map((row) => [
-          row.provider,
-          row.models.map(code).join(", "),
-          perMillion(row.price.input),
-          perMillion(row.price.cached_input),
-          perMillion(row.price.output),
-        ]),
+        EXAMPLE_MODELS.map(([provider, model]) => {
+          const price = pricing.lookup(provider, model)
+          return [
+            provider,
+            code(model),
+            perMillion(price?.input),
+            perMillion(price?.cached_input),
+            perMillion(price?.output),
+          ]
+        }),
       ),
       "",
       "## Provider names",
       "",
-      "A call's provider picks the rows searched; these names are understood. Any other provider (openrouter,",
-      "together, bedrock, …) resells several vendors' models, so every row is searched.",
+      "A call's provider (the endpoint's, or one named in the model id) picks the table's provider. The table's",
+      "own ids are understood as written (`openai`, `anthropic`, `google`, `groq`, `openrouter`, `azure`, …), and",
+      "these aliases too. Any other provider (a local server, a gateway) leaves the table to find the model by",
+      "its name.",
       "",
       table(
-        ["Provider name", "Rows"],
+        ["Provider name", "Table's provider"],
         Object.entries(providerAliases).map(([alias, provider]) => [code(alias), provider]),
       ),
       "",
@@ -79,10 +131,12 @@ export const pricingReference = (): string =>
       "",
       "`proctor eval --pricing prices.json` takes a JSON file of prices in USD per token, keyed by",
       '`"provider/model"` (or `"model"` for any provider), which win over the table; a file may also hold the',
-      'map under `"models"` beside notes of its own. The [models guide](../guide/models#prices) runs one.',
+      'map under `"models"` beside notes of its own. A provider the table does not know that the file prices',
+      "(`local/…`, a gateway) is priced from the file alone. The [models guide](../guide/models#prices) runs one.",
       "",
       "```json",
       '{ "openai/my-finetune": { "input": 3e-7, "output": 1.2e-6, "cached_input": 1.5e-7 }, "baseline": { "input": 1e-7, "output": 2e-7 } }',
       "```",
     ].join("\n"),
   })
+}

@@ -4,6 +4,7 @@ import {
   type InterceptionOptions,
   Interceptor,
   localRateGate,
+  type ModelCall,
   type ModelRateLimitRule,
   Pricing,
   type PricingOverrides,
@@ -19,6 +20,8 @@ export interface InterceptionSettings {
   readonly pricingOverrides: PricingOverrides
   /** Limits of model upstreams (`--model-rate-limit`, `PROCTOR_MODEL_RATE_LIMITS`), held by the interceptor. */
   readonly modelRateLimits: ReadonlyArray<ModelRateLimitRule>
+  /** Told of every recorded call (the OTLP export). */
+  readonly onCall?: ((call: ModelCall) => void) | undefined
 }
 
 export interface EmbeddedInterception extends Omit<InterceptionOptions, "recordCalls"> {
@@ -42,10 +45,11 @@ export const embeddedInterception = (
   Effect.gen(function* () {
     const upstream = settings.enabled ? policyUpstream(config, env) : null
     if (upstream === null) return undefined
-    const { pricingOverrides, modelRateLimits } = settings
+    const { pricingOverrides, modelRateLimits, onCall } = settings
     const interceptor = yield* Interceptor.make({
       priceCall: Pricing.make(pricingOverrides).costOf,
       rateGate: localRateGate({ limits: modelRateLimits }),
+      onCall,
     })
     return { interceptor, upstream, url: yield* serveInterceptor(interceptor) }
   })

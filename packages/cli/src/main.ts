@@ -9,6 +9,7 @@ import { FLAG_VALUE_ERROR } from "./program/flagTable.js"
 import { registerGradeCommand } from "./program/grade.js"
 import { registerJobsCommands } from "./program/jobs.js"
 import { registerKeysCommands } from "./program/keys.js"
+import { registerPricingCommands } from "./program/pricing.js"
 import type { RunCommand } from "./program/RunCommand.js"
 import { registerReportCommand } from "./program/report.js"
 import { registerSandboxCommands } from "./program/sandbox.js"
@@ -71,6 +72,7 @@ export const createProgram = (run: RunCommand): Command => {
   registerKeysCommands(program, run)
   registerReportCommand(program, run)
   registerSandboxCommands(program, run)
+  registerPricingCommands(program, run)
   return program
 }
 

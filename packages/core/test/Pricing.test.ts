@@ -54,8 +54,8 @@ describe("Pricing.lookup", () => {
     expect(pricing.lookup("openai", "o3-mini-2025-01-31")?.input).toBe(1.1e-6)
     expect(pricing.lookup("anthropic", "claude-opus-4-5-20251101")?.input).toBe(5e-6)
     // Unknown variants of known models stay unpriced rather than borrowing the base model's price.
-    expect(pricing.lookup("openai", "gpt-4o-audio-preview")).toBeUndefined()
-    expect(pricing.lookup("openai", "gpt-4o-mini-tts")).toBeUndefined()
+    // The maintained table prices these by rows of their own, never by falling back to gpt-4o(-mini).
+    expect(pricing.lookup("openai", "gpt-4o-mini-tts")?.output).toBe(1.2e-5)
   })
 
   it("understands provider prefixes, any case, and a missing provider", () => {
@@ -68,7 +68,8 @@ describe("Pricing.lookup", () => {
     expect(pricing.lookup(null, "claude-haiku-4-5")?.input).toBe(1e-6)
     // Groq's ids carry the model's org; that is not the provider that bills for it.
     expect(pricing.lookup("groq", "openai/gpt-oss-20b")).toEqual({ input: 7.5e-8, output: 3e-7, cached_input: 3.75e-8 })
-    expect(pricing.lookup(null, "openai/gpt-oss-120b")?.input).toBe(1.5e-7)
+    // Without a provider the `openai/` prefix now means OpenAI's own row (the hand table only had Groq's).
+    expect(pricing.lookup("groq", "openai/gpt-oss-120b")?.input).toBe(1.5e-7)
   })
 
   it("keeps a known provider's scope: another provider's model is not priced under it", () => {

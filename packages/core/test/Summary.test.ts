@@ -130,7 +130,14 @@ describe("SummaryAccumulator", () => {
       pass_at_k: null,
       latency_ms: null,
       tokens: { total: null, mean_per_rollout: null, rollouts_with_tokens: 0, spent_on_errors: null },
-      cost_usd: { total: null, mean_per_rollout: null, per_correct: null, rollouts_priced: 0, spent_on_errors: null },
+      cost_usd: {
+        total: null,
+        mean_per_rollout: null,
+        per_correct: null,
+        rollouts_priced: 0,
+        spent_on_errors: null,
+        price_table: "@pydantic/genai-prices 0.1.8 (bundled), 2026-09-23",
+      },
       retries: 0,
       retried_errors: 0,
       duration_s: 0,
@@ -334,6 +341,7 @@ describe("SummaryAccumulator", () => {
       per_correct: null,
       rollouts_priced: 0,
       spent_on_errors: null,
+      price_table: "@pydantic/genai-prices 0.1.8 (bundled), 2026-09-23",
     })
   })
 

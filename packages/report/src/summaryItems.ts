@@ -65,12 +65,14 @@ const tokens = (t: RunSummary["tokens"]): string =>
           : ` · ${formatInteger(t.mean_per_rollout)} per rollout (${t.rollouts_with_tokens} rollouts)`
       }${onErrors(t.spent_on_errors, formatInteger)}`
 
+const pricedFrom = (table: string | undefined): string => (table === undefined ? "" : ` · prices: ${table}`)
+
 const cost = (c: RunSummary["cost_usd"]): string =>
   c.total === null
-    ? "unpriced"
+    ? `unpriced${pricedFrom(c.price_table)}`
     : `${formatUsd(c.total)} total${c.mean_per_rollout === null ? "" : ` · ${formatUsd(c.mean_per_rollout)} per rollout`}${
         c.per_correct === null ? "" : ` · ${formatUsd(c.per_correct)} per correct answer`
-      }${onErrors(c.spent_on_errors, formatUsd)} (${c.rollouts_priced} priced)`
+      }${onErrors(c.spent_on_errors, formatUsd)} (${c.rollouts_priced} priced)${pricedFrom(c.price_table)}`
 
 /** The judge's spending, apart from the policy's tokens and cost above. */
 const judgeSpend = (j: NonNullable<RunSummary["judge"]>): string => {

@@ -25,7 +25,7 @@ describe("formatMarkdown", () => {
         "| valid | no — 33.3% of rollouts errored (more than 5%) |",
         "| latency ms | p50 20 · p90 28 · p99 29.8 · max 30 · mean 20 |",
         "| tokens | unreported |",
-        "| cost | unpriced |",
+        "| cost | unpriced · prices: @pydantic/genai-prices 0.1.8 (bundled), 2026-09-23 |",
         "| retries | 0 |",
         "| duration | 2.5 s · 1.2 rollouts/s |",
         "",

@@ -23,7 +23,7 @@ describe("formatSummaryText", () => {
         "  valid             no — 1 of 5 rollouts missing; 25% of rollouts errored (more than 5%)",
         "  latency ms        p50 250 · p90 370 · p99 397 · max 400 · mean 250",
         "  tokens            3,000 total · 1,000 per rollout (3 rollouts)",
-        "  cost              $0.003 total · $0.001 per rollout · $0.003 per correct answer (3 priced)",
+        "  cost              $0.003 total · $0.001 per rollout · $0.003 per correct answer (3 priced) · prices: @pydantic/genai-prices 0.1.8 (bundled), 2026-09-23",
         "  retries           1",
         "  duration          2.5 s · 1.6 rollouts/s",
       ].join("\n"),
@@ -41,7 +41,9 @@ describe("formatSummaryText", () => {
     expect(text).toContain("  valid             yes\n")
     expect(text).toContain("  latency ms        -\n")
     expect(text).toContain("  tokens            unreported\n")
-    expect(text).toContain("  cost              unpriced\n")
+    expect(text).toContain(
+      "  cost              unpriced · prices: @pydantic/genai-prices 0.1.8 (bundled), 2026-09-23\n",
+    )
   })
 
   it("shows an agent run's stop reasons and nanoeval's length statistics", () => {

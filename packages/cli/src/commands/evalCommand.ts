@@ -3,6 +3,7 @@ import { join } from "node:path"
 import {
   ConfigError,
   continueEvalRun,
+  defaultPriceTablePath,
   type EvalFlags,
   type EvalRunConfig,
   loadEvalConfig,
@@ -11,8 +12,11 @@ import {
   makeRunControl,
   modelKeyLine,
   noModelEndpoint,
+  OtlpExport,
+  type OtlpExportReport,
   openDatasetRun,
   openJournal,
+  otlpSettingsOf,
   publicConfig,
   type RunControl,
   type RunEvent,
@@ -20,6 +24,7 @@ import {
   startEvalRun,
   TaskAppClient,
   TRACES_DIR,
+  usePriceTableFile,
   withRunEvents,
 } from "@proctor/core"
 import { Effect, Either } from "effect"
@@ -106,6 +111,14 @@ const installSignalHandlers = (control: RunControl, graceSeconds: number) => {
   }
 }
 
+/** The closing line of an OTLP export: what reached the collector, and what was dropped and why. */
+const otlpLine = (report: OtlpExportReport): string =>
+  report.dropped === 0
+    ? `otlp: ${report.sent} spans sent to ${report.endpoint}`
+    : `otlp: ${report.sent} of ${report.submitted} spans sent to ${report.endpoint}, ${report.dropped} dropped${
+        report.error === null ? " (the collector did not answer in time)" : ` (${report.error})`
+      }`
+
 export const evalCommand = (options: EvalOptions, io: Io): Effect.Effect<ExitCode> =>
   Effect.gen(function* () {
     const failUnder = options.failUnder ?? null
@@ -123,6 +136,9 @@ export const evalCommand = (options: EvalOptions, io: Io): Effect.Effect<ExitCod
     const tracesProblem = tracesDir === null ? null : tracesDirProblem(tracesDir)
     if (tracesProblem !== null) return yield* usageError(`--traces-dir: ${tracesProblem}`)
     const pricingOverrides = options.pricing === undefined ? [] : yield* loadPricingFile(options.pricing)
+    // The copy `proctor pricing update` keeps, when there is one; a run never fetches prices itself.
+    yield* usePriceTableFile(defaultPriceTablePath(io.env))
+    const otlpSettings = yield* otlpSettingsOf(options.otlpEndpoint, io.env)
     // job server mode: same config, run as a job on a server (src/backend/backendEval.ts)
     if (wantsBackend(options, loaded)) {
       if (options.view === true) {
@@ -179,13 +195,16 @@ export const evalCommand = (options: EvalOptions, io: Io): Effect.Effect<ExitCod
     const control = makeRunControl()
     const display = new ProgressDisplay(io.stderr, io.stderr.isTTY === true && options.json !== true)
     const viewer = options.view === true ? yield* startEvalViewer(runConfig.app_id ?? "eval", io) : null
-    const onEvent = (event: RunEvent) => {
-      display.onEvent(event)
-      viewer?.onEvent(event)
-    }
+    const startedAt = Date.now()
     const uninstall = installSignalHandlers(control, options.graceSeconds)
     const outcome: RunOutcome = yield* Effect.scoped(
       Effect.gen(function* () {
+        const otlp = otlpSettings === null ? null : yield* OtlpExport.make(otlpSettings)
+        const onEvent = (event: RunEvent) => {
+          display.onEvent(event)
+          viewer?.onEvent(event)
+          otlp?.onEvent(event)
+        }
         // An agent run says first which sandbox runtime it uses (and that `local` isolates nothing).
         const agentRun = runConfig.tasks === undefined ? null : yield* agentRunOf(runConfig)
         if (agentRun !== null) io.stderr.write(`${agentRun.line}\n`)
@@ -195,6 +214,7 @@ export const evalCommand = (options: EvalOptions, io: Io): Effect.Effect<ExitCod
           enabled: options.intercept !== false && usesModel(runConfig),
           pricingOverrides,
           modelRateLimits,
+          onCall: otlp?.onModelCall,
         })
         if (usesModel(runConfig)) io.stderr.write(`${modelKeyLine(runConfig, env, interception?.url ?? null)}\n`)
         const solving =
@@ -203,7 +223,7 @@ export const evalCommand = (options: EvalOptions, io: Io): Effect.Effect<ExitCod
             : datasetRun !== null
               ? { solver: datasetRun.solver, taskIdOf: datasetRun.taskIdOf }
               : {}
-        return yield* withRunEvents(onEvent, (events) =>
+        const run = yield* withRunEvents(onEvent, (events) =>
           "run" in source
             ? continueEvalRun(source.run, {
                 control,
@@ -221,6 +241,8 @@ export const evalCommand = (options: EvalOptions, io: Io): Effect.Effect<ExitCod
                 ...solving,
               }),
         )
+        if (otlp !== null) io.stderr.write(`${otlpLine(yield* otlp.finish(Date.now() - startedAt))}\n`)
+        return run
       }),
     ).pipe(Effect.ensuring(Effect.sync(uninstall)))
     display.stop()

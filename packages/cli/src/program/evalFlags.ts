@@ -56,7 +56,11 @@ export const evalFlags = {
     "--no-intercept",
     "let the task app call the model directly (no tokens, cost or traces from proctor)",
   ),
-  pricing: text("--pricing <file>", "JSON prices (USD per token) that override or extend the built-in table"),
+  pricing: text("--pricing <file>", "JSON prices (USD per token) that override or extend the maintained table"),
+  otlpEndpoint: text(
+    "--otlp-endpoint <url>",
+    "export spans over OTLP/HTTP to the collector at this base URL (default OTEL_EXPORTER_OTLP_ENDPOINT)",
+  ),
   modelRateLimit: parsed(
     "--model-rate-limit <spec>",
     "limit calls to a model: <base URL>=<N>rpm[,<N>tpm], repeatable (default PROCTOR_MODEL_RATE_LIMITS)",

@@ -4,10 +4,11 @@ import { ConfigError } from "../config/ConfigError.js"
 import { formatParseIssues } from "../internal/formatIssues.js"
 import { isRecord } from "../internal/isRecord.js"
 import type { TokenUsage } from "../result/ModelCall.js"
-import { builtinPrices, providerAliases } from "./internal/pricingData.js"
+import { isMaintainedProvider, maintainedPrice } from "./internal/maintainedPrice.js"
+import { modelCandidates } from "./internal/modelCandidates.js"
+import { providerAliases } from "./internal/providerAliases.js"
 
-/** The built-in price table, as rows (the pricing reference in apps/docs is generated from it). */
-export { builtinPrices, type PriceRow, providerAliases } from "./internal/pricingData.js"
+export { providerAliases } from "./internal/providerAliases.js"
 
 /** USD per token. `cached_input` is the rate for prompt tokens served from the provider's cache. */
 export interface ModelPrice {
@@ -76,27 +77,9 @@ const normalizeModel = (model: string): string => model.trim().toLowerCase().rep
 const SNAPSHOT_SUFFIX =
   /^(?:[-@](?:\d{4}-\d{2}-\d{2}|\d{8}|\d{3,4}|latest|(?:preview|exp)(?:-\d{2}-\d{2,4})?|v\d+(?::\d+)?))+$/
 
-const BEDROCK_PREFIX = /^(?:[a-z]{2,6}\.)?anthropic\./
-
-/** `groq:m`, `openai/gpt-4o`, `openrouter/anthropic/claude-…`: each tail is a candidate, longest first. */
-const candidates = (model: string): ReadonlyArray<{ readonly name: string; readonly implied: string | undefined }> => {
-  let rest = model.trim().toLowerCase()
-  let implied: string | undefined
-  if (BEDROCK_PREFIX.test(rest)) {
-    rest = rest.replace(BEDROCK_PREFIX, "")
-    implied = "anthropic"
-  }
-  const colon = /^([a-z0-9_-]+):(.+)$/.exec(rest)
-  if (colon !== null && providerAliases[colon[1]!] !== undefined) {
-    implied = providerAliases[colon[1]!]
-    rest = colon[2]!
-  }
-  const segments = rest.split("/")
-  return segments.map((_, i) => ({
-    name: normalizeModel(segments.slice(i).join("/")),
-    implied: i === 0 ? implied : providerAliases[segments[i - 1]!],
-  }))
-}
+/** A user's rows are matched on the normalised tails of the model id. */
+const candidates = (model: string) =>
+  modelCandidates(model).map(({ tail, implied }) => ({ name: normalizeModel(tail), implied }))
 
 const matchLength = (name: string, candidate: string): number =>
   candidate === name || (candidate.startsWith(name) && SNAPSHOT_SUFFIX.test(candidate.slice(name.length)))
@@ -106,15 +89,12 @@ const matchLength = (name: string, candidate: string): number =>
 const LOOKUP_CACHE_LIMIT = 4096
 
 const makePricing = (overrides: PricingOverrides): PricingService => {
-  // User rows come first so they win ties against the built-in table; longest match still wins overall.
-  const rows: ReadonlyArray<MatchRow> = [
-    ...overrides.map((o) => ({
-      provider: o.provider === null ? null : canonicalProvider(o.provider),
-      names: [normalizeModel(o.model)],
-      price: o.price,
-    })),
-    ...builtinPrices.map((r) => ({ provider: r.provider, names: r.models.map(normalizeModel), price: r.price })),
-  ]
+  // A user's rows are searched first: a model they price is priced their way, whatever the maintained table says.
+  const rows: ReadonlyArray<MatchRow> = overrides.map((o) => ({
+    provider: o.provider === null ? null : canonicalProvider(o.provider),
+    names: [normalizeModel(o.model)],
+    price: o.price,
+  }))
   const knownProviders = new Set(rows.flatMap((r) => (r.provider === null ? [] : [r.provider])))
 
   const best = (scope: string | undefined, candidate: string): ModelPrice | undefined => {
@@ -133,7 +113,7 @@ const makePricing = (overrides: PricingOverrides): PricingService => {
     return found
   }
 
-  const resolve = (provider: string | null, model: string): ModelPrice | undefined => {
+  const resolveOverride = (provider: string | null, model: string): ModelPrice | undefined => {
     const explicit = provider === null || provider.trim() === "" ? undefined : canonicalProvider(provider)
     for (const { name, implied } of candidates(model)) {
       // A provider named inside the model id is more specific than the label of the endpoint it went through.
@@ -143,6 +123,16 @@ const makePricing = (overrides: PricingOverrides): PricingService => {
       if (price !== undefined) return price
     }
     return undefined
+  }
+
+  const resolve = (provider: string | null, model: string): ModelPrice | undefined => {
+    if (rows.length === 0) return maintainedPrice(provider, model)
+    const own = resolveOverride(provider, model)
+    if (own !== undefined) return own
+    // A provider only the user prices (their gateway, `local`) is theirs alone: its other models stay unpriced.
+    const named = provider === null || provider.trim() === "" ? undefined : canonicalProvider(provider)
+    const theirsAlone = named !== undefined && knownProviders.has(named) && !isMaintainedProvider(named)
+    return theirsAlone ? undefined : maintainedPrice(provider, model)
   }
 
   const cache = new Map<string, ModelPrice | null>()
@@ -166,14 +156,17 @@ const makePricing = (overrides: PricingOverrides): PricingService => {
   }
 }
 
-/** Model prices: the built-in November 2025 list-price table, overridden or extended by a user's file. */
+/**
+ * Model prices: the maintained table (`@pydantic/genai-prices`, bundled or refreshed by `proctor pricing update`,
+ * see PriceTable), overridden or extended by a user's file.
+ */
 export class Pricing extends Context.Tag("@proctor/core/Pricing")<Pricing, PricingService>() {
   static readonly make = (overrides: PricingOverrides = []): PricingService => makePricing(overrides)
 
   static readonly layer = (overrides: PricingOverrides = []): Layer.Layer<Pricing> =>
     Layer.succeed(Pricing, makePricing(overrides))
 
-  /** The built-in table alone when `path` is undefined. */
+  /** The maintained table alone when `path` is undefined. */
   static readonly layerFile = (path: string | undefined): Layer.Layer<Pricing, ConfigError> =>
     Layer.effect(
       Pricing,

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { roundUsd } from "../internal/roundUsd.js"
+import { activePriceTable, priceTableLine } from "../pricing/PriceTable.js"
 import { errorKindDocs } from "../result/ErrorKindDoc.js"
 import type { ErrorKind, EvalResult, RolloutKey } from "../result/EvalResult.js"
 import type { CallSpending, JudgeCallSpending } from "../store/ResultStore.js"
@@ -171,6 +172,8 @@ export const RunSummary = Schema.Struct({
     rollouts_priced: Schema.Number,
     /** The part of `total` spent by the model calls of rollouts that errored (null: no priced calls recorded). */
     spent_on_errors: Schema.optionalWith(NullableNumber, { default: () => null }),
+    /** The price table the calls were priced from and its date, e.g. `@pydantic/genai-prices 0.1.8 (bundled), 2026-09-23`. */
+    price_table: Schema.optional(Schema.String),
   }),
   retries: Schema.Number,
   /** Errored rollouts of earlier sessions this session ran again (`--retry-errors`); their new results count. */
@@ -385,6 +388,7 @@ export class SummaryAccumulator {
         mean_per_rollout: this.priced > 0 ? roundUsd(this.cost / this.priced) : null,
         per_correct: this.priced > 0 && this.correct > 0 ? roundUsd(this.cost / this.correct) : null,
         rollouts_priced: this.priced,
+        price_table: priceTableLine(activePriceTable()),
       },
       retries: this.retries,
       retried_errors: info.retriedErrors ?? 0,
