@@ -44,7 +44,11 @@ export const ModelCall = Schema.Struct({
   ttft_ms: NullableNumber,
   usage: Schema.NullOr(TokenUsage),
   finish_reason: Schema.NullOr(Schema.String),
-  /** Null when the model has no known price: unpriced, never $0. */
+  /** Null when the model has no known price: unpriced, never $0. A call answered from the cache cost 0. */
   cost_usd: NullableNumber,
+  /** True when the response cache answered (no upstream call); absent otherwise. */
+  cached: Schema.optional(Schema.Boolean),
+  /** A cached call's price had it gone upstream (null: unpriced): the spend the cache avoided. */
+  avoided_cost_usd: Schema.optional(NullableNumber),
 })
 export type ModelCall = typeof ModelCall.Type
