@@ -8,6 +8,7 @@ import {
   Pricing,
   type PricingOverrides,
   policyUpstream,
+  responseCacheDirOf,
   serveInterceptor,
 } from "@proctor/core"
 import { Effect, type Scope } from "effect"
@@ -46,6 +47,7 @@ export const embeddedInterception = (
     const interceptor = yield* Interceptor.make({
       priceCall: Pricing.make(pricingOverrides).costOf,
       rateGate: localRateGate({ limits: modelRateLimits }),
+      cacheDir: responseCacheDirOf(config, env),
     })
     return { interceptor, upstream, url: yield* serveInterceptor(interceptor) }
   })

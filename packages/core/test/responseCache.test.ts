@@ -78,34 +78,36 @@ const filesUnder = (dir: string): Array<string> =>
 describe("response cache", () => {
   for (const api of ["chat_completions", "responses", "messages"] as const) {
     for (const stream of [false, true]) {
-      it.scopedLive(`${api}${stream ? " streamed" : ""}: a miss goes upstream, the same request again is replayed`, () =>
-        Effect.gen(function* () {
-          const dir = yield* tempDir()
-          const model = yield* baselineModel
-          // Two interceptors on one directory: a second run, not a memory of the first.
-          const first = yield* cachingInterceptor(dir, model.url)
-          const second = yield* cachingInterceptor(dir, model.url)
-          const body = { ...BODIES[api], ...(stream ? { stream: true } : {}) }
-          const fresh = yield* first.post(api, body)
-          expect(fresh.status).toBe(200)
-          expect(fresh.call.cached).toBeUndefined()
-          // The write is the interceptor's own business: wait for the entry to be there.
-          while (filesUnder(dir).length === 0) yield* Effect.sleep("5 millis")
-          const replayed = yield* second.post(api, body)
-          expect(replayed.status).toBe(200)
-          expect(replayed.contentType).toBe(fresh.contentType)
-          expect(replayed.text).toBe(fresh.text)
-          if (stream) expect(replayed.text).toMatch(/^(event: \S+\n)?data: /)
-          const { call } = replayed
-          expect(call.cached).toBe(true)
-          expect(call.stream).toBe(stream)
-          expect(call.usage).toEqual(fresh.call.usage)
-          expect(call.response_message).toEqual(fresh.call.response_message)
-          expect(call.usage?.total_tokens).toBeGreaterThan(0)
-          expect(call.cost_usd).toBe(0)
-          expect(call.avoided_cost_usd).toBe(fresh.call.cost_usd)
-          expect(fresh.call.cost_usd).toBeGreaterThan(0)
-        }),
+      it.scopedLive(
+        `${api}${stream ? " streamed" : ""}: a miss goes upstream, the same request again is replayed`,
+        () =>
+          Effect.gen(function* () {
+            const dir = yield* tempDir()
+            const model = yield* baselineModel
+            // Two interceptors on one directory: a second run, not a memory of the first.
+            const first = yield* cachingInterceptor(dir, model.url)
+            const second = yield* cachingInterceptor(dir, model.url)
+            const body = { ...BODIES[api], ...(stream ? { stream: true } : {}) }
+            const fresh = yield* first.post(api, body)
+            expect(fresh.status).toBe(200)
+            expect(fresh.call.cached).toBeUndefined()
+            // The write is the interceptor's own business: wait for the entry to be there.
+            while (filesUnder(dir).length === 0) yield* Effect.sleep("5 millis")
+            const replayed = yield* second.post(api, body)
+            expect(replayed.status).toBe(200)
+            expect(replayed.contentType).toBe(fresh.contentType)
+            expect(replayed.text).toBe(fresh.text)
+            if (stream) expect(replayed.text).toMatch(/^(event: \S+\n)?data: /)
+            const { call } = replayed
+            expect(call.cached).toBe(true)
+            expect(call.stream).toBe(stream)
+            expect(call.usage).toEqual(fresh.call.usage)
+            expect(call.response_message).toEqual(fresh.call.response_message)
+            expect(call.usage?.total_tokens).toBeGreaterThan(0)
+            expect(call.cost_usd).toBe(0)
+            expect(call.avoided_cost_usd).toBe(fresh.call.cost_usd)
+            expect(fresh.call.cost_usd).toBeGreaterThan(0)
+          }),
       )
     }
   }

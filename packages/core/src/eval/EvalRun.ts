@@ -7,6 +7,7 @@ import { withSecrets } from "../config/internal/withoutSecrets.js"
 import { applyResumeSettings, type ResumeSetting } from "../config/ResumeSettings.js"
 import type { RunEvent } from "../events/RunEvents.js"
 import { withRunEvents } from "../events/withRunEvents.js"
+import { RunBudget } from "../runner/RunBudget.js"
 import { makeRunControl, type RunControl } from "../runner/RunControl.js"
 import { type RunOutcome, runRollouts } from "../runner/Runner.js"
 import { HttpTaskAppSolverLayer } from "../solver/HttpTaskAppSolver.js"
@@ -62,7 +63,10 @@ export const taskAppSolverLayer = (config: EvalRunConfig): Layer.Layer<Solver> =
  * Wraps the `Solver` it is given so every rollout's model calls go through the interceptor and land in the
  * run's `ResultStore` before the rollout's result does.
  */
-export const interceptedLayer = (interception: Omit<InterceptionOptions, "recordCalls">) =>
+export const interceptedLayer = (
+  interception: Omit<InterceptionOptions, "recordCalls">,
+  budget: RunBudget | null = null,
+) =>
   Layer.effect(
     Solver,
     Effect.gen(function* () {
@@ -71,17 +75,24 @@ export const interceptedLayer = (interception: Omit<InterceptionOptions, "record
       // A store that cannot write is fatal for the run, as it is for results: nothing is silently lost.
       return interceptedSolver(solver, {
         ...interception,
-        recordCalls: (calls) => Effect.orDie(store.appendModelCalls(calls)),
+        recordCalls: (calls) => {
+          budget?.spendCalls(calls)
+          return Effect.orDie(store.appendModelCalls(calls))
+        },
       })
     }),
   )
 
 const execute = (runId: string, dir: string, options: EvalRunOptions) => {
   const solver = options.solver ?? taskAppSolverLayer(options.config)
+  // With the model calls intercepted, the budget counts what each call spent; without, what results report.
+  const budget = RunBudget.of(options.config, options.interception === undefined ? "results" : "calls")
   const solverWithInterception =
-    options.interception === undefined ? solver : interceptedLayer(options.interception).pipe(Layer.provide(solver))
+    options.interception === undefined
+      ? solver
+      : interceptedLayer(options.interception, budget).pipe(Layer.provide(solver))
   const { config, control, events, retryErrors, taskIdOf } = options
-  return runRollouts({ runId, config, control, events, retryErrors, taskIdOf }).pipe(
+  return runRollouts({ runId, config, control, events, retryErrors, taskIdOf, budget }).pipe(
     Effect.provide(solverWithInterception.pipe(Layer.provideMerge(RunDirectoryStoreLayer(dir, options.config)))),
   )
 }

@@ -11,3 +11,9 @@ export const defaultCacheDir = (env: Readonly<Record<string, string | undefined>
   const base = xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), ".cache")
   return join(base, "proctor", "responses")
 }
+
+/** The response cache directory a run uses: null when its config does not turn the cache on. */
+export const responseCacheDirOf = (
+  config: { readonly cache?: boolean | undefined; readonly cache_dir?: string | undefined },
+  env: Readonly<Record<string, string | undefined>>,
+): string | null => (config.cache === true ? (config.cache_dir ?? defaultCacheDir(env)) : null)

@@ -36,6 +36,9 @@ export interface CallSpending {
   /** The part spent on rollouts whose result is an error. */
   readonly errorTokens: number
   readonly errorCostUsd: number
+  /** Calls the response cache answered (counted in `calls` and `tokens`, at no cost), and what they would have cost. */
+  readonly cachedCalls?: number
+  readonly avoidedCostUsd?: number
 }
 
 export interface ResultStoreService {

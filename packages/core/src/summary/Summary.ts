@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { roundUsd } from "../internal/roundUsd.js"
 import { errorKindDocs } from "../result/ErrorKindDoc.js"
 import type { ErrorKind, EvalResult, RolloutKey } from "../result/EvalResult.js"
+import type { BudgetStop } from "../runner/RunBudget.js"
 import type { CallSpending } from "../store/ResultStore.js"
 import { ActiveTime } from "./internal/ActiveTime.js"
 import { clusteringOf, ScoreStats } from "./internal/ScoreStats.js"
@@ -155,6 +156,21 @@ export const RunSummary = Schema.Struct({
   run_throughput_per_s: NullableNumber,
   /** Agent runs (some result has a `stop_reason`): nanoeval's length statistics, see `LengthStats`. */
   length_stats: Schema.optional(LengthStats),
+  /**
+   * Runs with the response cache on: the calls it answered (their tokens are in `tokens.total`, their cost is 0 in
+   * `cost_usd.total`) and `avoided_usd`, what those calls would have cost upstream (unpriced ones count nothing).
+   */
+  cache: Schema.optional(Schema.Struct({ calls: Schema.Number, avoided_usd: Schema.Number })),
+  /** Why the run stopped taking rollouts before its plan was done, when a budget did it (`max_run_cost`, …). */
+  stopped: Schema.optional(
+    Schema.Struct({
+      reason: Schema.Literal("budget"),
+      limit: Schema.Literal("max_run_cost", "max_run_tokens"),
+      spent_usd: Schema.Number,
+      spent_tokens: Schema.Number,
+      message: Schema.String,
+    }),
+  ),
 })
 export type RunSummary = typeof RunSummary.Type
 
@@ -292,6 +308,8 @@ export class SummaryAccumulator {
     readonly retriedErrors?: number | undefined
     /** The run's recorded model calls: when present, the token and cost totals are theirs. */
     readonly callSpending?: CallSpending | undefined
+    /** The budget that stopped the run taking rollouts, if one did. */
+    readonly budgetStop?: BudgetStop | null | undefined
   }): RunSummary {
     const calls = info.callSpending !== undefined && info.callSpending.calls > 0 ? info.callSpending : null
     const completed = this.ok + this.errored
@@ -350,6 +368,8 @@ export class SummaryAccumulator {
       run_duration_s: runDurationS,
       run_throughput_per_s: runDurationS > 0 ? completed / runDurationS : null,
       ...(this.stopReasons.size === 0 ? {} : { length_stats: this.lengthStats() }),
+      ...(calls?.cachedCalls ? { cache: { calls: calls.cachedCalls, avoided_usd: calls.avoidedCostUsd ?? 0 } } : {}),
+      ...(info.budgetStop ? { stopped: { reason: "budget" as const, ...info.budgetStop } } : {}),
     }
   }
 

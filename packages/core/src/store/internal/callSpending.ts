@@ -9,6 +9,8 @@ interface StoredUsage {
   readonly attempt?: unknown
   readonly usage?: { readonly total_tokens?: unknown } | null
   readonly cost_usd?: unknown
+  readonly cached?: unknown
+  readonly avoided_cost_usd?: unknown
 }
 
 const finite = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null)
@@ -18,7 +20,17 @@ const finite = (value: unknown): number | null => (typeof value === "number" && 
  * part of it spent on rollouts `errored` names. A line that is no call (a write cut short) is left out.
  */
 export const sumCallSpending = async (path: string, errored: (key: RolloutKey) => boolean): Promise<CallSpending> => {
-  const spending = { calls: 0, tokens: 0, metered: 0, costUsd: 0, priced: 0, errorTokens: 0, errorCostUsd: 0 }
+  const spending = {
+    calls: 0,
+    tokens: 0,
+    metered: 0,
+    costUsd: 0,
+    priced: 0,
+    errorTokens: 0,
+    errorCostUsd: 0,
+    cachedCalls: 0,
+    avoidedCostUsd: 0,
+  }
   if (!existsSync(path)) return spending
   await forEachLine(path, (bytes) => {
     let call: StoredUsage
@@ -38,6 +50,10 @@ export const sumCallSpending = async (path: string, errored: (key: RolloutKey) =
       spending.metered++
       if (onError) spending.errorTokens += tokens
     }
+    if (call.cached === true) {
+      spending.cachedCalls++
+      spending.avoidedCostUsd += finite(call.avoided_cost_usd) ?? 0
+    }
     const cost = finite(call.cost_usd)
     if (cost !== null) {
       spending.costUsd += cost
@@ -45,5 +61,10 @@ export const sumCallSpending = async (path: string, errored: (key: RolloutKey) =
       if (onError) spending.errorCostUsd += cost
     }
   })
-  return { ...spending, costUsd: roundUsd(spending.costUsd), errorCostUsd: roundUsd(spending.errorCostUsd) }
+  return {
+    ...spending,
+    costUsd: roundUsd(spending.costUsd),
+    errorCostUsd: roundUsd(spending.errorCostUsd),
+    avoidedCostUsd: roundUsd(spending.avoidedCostUsd),
+  }
 }
