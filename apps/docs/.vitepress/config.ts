@@ -16,6 +16,7 @@ const guides: DefaultTheme.SidebarItem[] = [
   { text: "In-process evals: evaluate()", link: "/guide/evaluate" },
   { text: "Evaluate an agent in a sandbox", link: "/guide/agents" },
   { text: "Evaluate a model", link: "/guide/models" },
+  { text: "Pay less: cache and budgets", link: "/guide/cache-and-budgets" },
   { text: "CI", link: "/guide/ci" },
   { text: "Viewer and reports", link: "/guide/viewer" },
   { text: "Run a team server", link: "/guide/team-server" },
