@@ -53,7 +53,9 @@ describe("run budget", () => {
       expect(outcome.interrupted).toBe(true)
       expect(outcome.summary.missing).toBe(36)
       expect(outcome.summary.stopped).toMatchObject({ reason: "budget", limit: "max_run_cost", spent_usd: 1 })
-      expect(outcome.summary.stopped?.message).toBe("budget max_run_cost reached at $1 (limit $1.1)")
+      expect(outcome.summary.stopped?.message).toBe(
+        "budget max_run_cost reached: $1 spent, the next rollout (≈ $0.25) would pass the limit $1.1",
+      )
     }),
   )
 

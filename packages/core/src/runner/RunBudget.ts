@@ -11,7 +11,7 @@ export interface BudgetStop {
   /** What the session had spent when it stopped taking rollouts (the rollouts in flight then spent more). */
   readonly spent_usd: number
   readonly spent_tokens: number
-  /** `budget max_run_cost reached at $4.9712 (limit $5)`. */
+  /** `budget max_run_cost reached: $4.75 spent, the next rollout (≈ $0.25) would pass the limit $5`. */
   readonly message: string
 }
 
@@ -21,7 +21,8 @@ export interface BudgetStop {
  */
 export type BudgetMeter = "calls" | "results"
 
-const usd = (value: number) => `$${roundUsd(value)}`
+/** For the message: to a hundredth of a cent (the summary keeps the exact sums). */
+const usd = (value: number) => `$${Math.round(value * 10_000) / 10_000}`
 
 /**
  * A session's budget of USD and tokens across all its rollouts (`max_run_cost`, `max_run_tokens`). A rollout
@@ -70,16 +71,21 @@ export class RunBudget {
   /** Whether a rollout may start now, with `inFlight` others running; once not, never again this session. */
   admits(inFlight: number): boolean {
     if (this.stop !== null) return false
-    const committed = inFlight + 1
-    const perRollout = this.finished === 0 ? 0 : 1 / this.finished
-    const expectedUsd = this.spentUsd + committed * this.spentUsd * perRollout
-    const expectedTokens = this.spentTokens + committed * this.spentTokens * perRollout
-    if (this.maxCost !== null && (this.spentUsd >= this.maxCost || expectedUsd > this.maxCost)) {
-      this.stopAt("max_run_cost", `${usd(this.spentUsd)} (limit ${usd(this.maxCost)})`)
-    } else if (this.maxTokens !== null && (this.spentTokens >= this.maxTokens || expectedTokens > this.maxTokens)) {
-      this.stopAt("max_run_tokens", `${this.spentTokens} tokens (limit ${this.maxTokens})`)
+    const cost = this.overrun(this.maxCost, this.spentUsd, inFlight)
+    if (cost !== null) this.stopAt("max_run_cost", cost, usd)
+    else {
+      const tokens = this.overrun(this.maxTokens, this.spentTokens, inFlight)
+      if (tokens !== null) this.stopAt("max_run_tokens", tokens, (n) => `${Math.round(n)} tokens`)
     }
     return this.stop === null
+  }
+
+  /** Whether `spent` and what `inFlight` rollouts and one more are expected to spend pass `limit`; null if not. */
+  private overrun(limit: number | null, spent: number, inFlight: number) {
+    if (limit === null) return null
+    const perRollout = this.finished === 0 ? 0 : spent / this.finished
+    if (spent < limit && spent + (inFlight + 1) * perRollout <= limit) return null
+    return { limit, spent, inFlight, perRollout }
   }
 
   /** Why the session stopped taking rollouts; null while it takes them. */
@@ -87,12 +93,23 @@ export class RunBudget {
     return this.stop
   }
 
-  private stopAt(limit: RunBudgetLimit, at: string): void {
+  private stopAt(
+    limit: RunBudgetLimit,
+    at: { readonly limit: number; readonly spent: number; readonly inFlight: number; readonly perRollout: number },
+    show: (amount: number) => string,
+  ): void {
+    const spent = `${show(at.spent)} spent`
+    const why =
+      at.spent >= at.limit
+        ? `${spent} (limit ${show(at.limit)})`
+        : at.inFlight === 0
+          ? `${spent}, the next rollout (≈ ${show(at.perRollout)}) would pass the limit ${show(at.limit)}`
+          : `${spent}, ${at.inFlight} rollouts in flight (≈ ${show(at.perRollout)} each) and the next would pass the limit ${show(at.limit)}`
     this.stop = {
       limit,
       spent_usd: roundUsd(this.spentUsd),
       spent_tokens: this.spentTokens,
-      message: `budget ${limit} reached at ${at}`,
+      message: `budget ${limit} reached: ${why}`,
     }
   }
 }
