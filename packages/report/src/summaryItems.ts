@@ -143,7 +143,9 @@ export const summaryItems = (s: RunSummary): ReadonlyArray<readonly [label: stri
       : [
           [
             "cache",
-            `${plural(s.cache.calls, "call")} answered from the response cache · ${formatUsd(s.cache.avoided_usd)} avoided`,
+            `${plural(s.cache.calls, "call")} answered from the response cache · ${
+              s.cache.avoided_usd === null ? "unpriced" : `${formatUsd(s.cache.avoided_usd)} avoided`
+            }`,
           ] as const,
         ]),
     [

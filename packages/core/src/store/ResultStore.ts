@@ -36,9 +36,13 @@ export interface CallSpending {
   /** The part spent on rollouts whose result is an error. */
   readonly errorTokens: number
   readonly errorCostUsd: number
-  /** Calls the response cache answered (counted in `calls` and `tokens`, at no cost), and what they would have cost. */
+  /**
+   * Calls the response cache answered (counted in `calls` and `tokens`, at no cost), and what the `avoidedPriced` of
+   * them that had a price would have cost.
+   */
   readonly cachedCalls?: number
   readonly avoidedCostUsd?: number
+  readonly avoidedPriced?: number
 }
 
 export interface ResultStoreService {

@@ -158,9 +158,9 @@ export const RunSummary = Schema.Struct({
   length_stats: Schema.optional(LengthStats),
   /**
    * Runs with the response cache on: the calls it answered (their tokens are in `tokens.total`, their cost is 0 in
-   * `cost_usd.total`) and `avoided_usd`, what those calls would have cost upstream (unpriced ones count nothing).
+   * `cost_usd.total`) and `avoided_usd`, what those of them with a price would have cost upstream (null: none had).
    */
-  cache: Schema.optional(Schema.Struct({ calls: Schema.Number, avoided_usd: Schema.Number })),
+  cache: Schema.optional(Schema.Struct({ calls: Schema.Number, avoided_usd: NullableNumber })),
   /** Why the run stopped taking rollouts before its plan was done, when a budget did it (`max_run_cost`, …). */
   stopped: Schema.optional(
     Schema.Struct({
@@ -368,7 +368,9 @@ export class SummaryAccumulator {
       run_duration_s: runDurationS,
       run_throughput_per_s: runDurationS > 0 ? completed / runDurationS : null,
       ...(this.stopReasons.size === 0 ? {} : { length_stats: this.lengthStats() }),
-      ...(calls?.cachedCalls ? { cache: { calls: calls.cachedCalls, avoided_usd: calls.avoidedCostUsd ?? 0 } } : {}),
+      ...(calls?.cachedCalls
+        ? { cache: { calls: calls.cachedCalls, avoided_usd: calls.avoidedPriced ? (calls.avoidedCostUsd ?? 0) : null } }
+        : {}),
       ...(info.budgetStop ? { stopped: { reason: "budget" as const, ...info.budgetStop } } : {}),
     }
   }

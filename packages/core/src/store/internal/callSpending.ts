@@ -30,6 +30,7 @@ export const sumCallSpending = async (path: string, errored: (key: RolloutKey) =
     errorCostUsd: 0,
     cachedCalls: 0,
     avoidedCostUsd: 0,
+    avoidedPriced: 0,
   }
   if (!existsSync(path)) return spending
   await forEachLine(path, (bytes) => {
@@ -52,7 +53,11 @@ export const sumCallSpending = async (path: string, errored: (key: RolloutKey) =
     }
     if (call.cached === true) {
       spending.cachedCalls++
-      spending.avoidedCostUsd += finite(call.avoided_cost_usd) ?? 0
+      const avoided = finite(call.avoided_cost_usd)
+      if (avoided !== null) {
+        spending.avoidedCostUsd += avoided
+        spending.avoidedPriced++
+      }
     }
     const cost = finite(call.cost_usd)
     if (cost !== null) {
