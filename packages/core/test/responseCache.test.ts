@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
+import { waitForEffect } from "@proctor/test-kit"
 import { Effect, Redacted } from "effect"
 import { createBaselineModel } from "../../../examples/baseline-model/src/index.js"
 import { Interceptor } from "../src/interceptor/Interceptor.js"
@@ -75,6 +76,15 @@ const filesUnder = (dir: string): Array<string> =>
     .map((name) => join(dir, name))
     .filter((path) => statSync(path).isFile())
 
+/** Waits until the store holds `count` entries. */
+const stored = (dir: string, count: number) =>
+  Effect.orDie(
+    waitForEffect(
+      `${count} stored answers`,
+      Effect.sync(() => filesUnder(dir).length >= count),
+    ),
+  )
+
 describe("response cache", () => {
   for (const api of ["chat_completions", "responses", "messages"] as const) {
     for (const stream of [false, true]) {
@@ -92,7 +102,7 @@ describe("response cache", () => {
             expect(fresh.status).toBe(200)
             expect(fresh.call.cached).toBeUndefined()
             // The write is the interceptor's own business: wait for the entry to be there.
-            while (filesUnder(dir).length === 0) yield* Effect.sleep("5 millis")
+            yield* stored(dir, 1)
             const replayed = yield* second.post(api, body)
             expect(replayed.status).toBe(200)
             expect(replayed.contentType).toBe(fresh.contentType)
@@ -119,7 +129,7 @@ describe("response cache", () => {
       const { post } = yield* cachingInterceptor(dir, model.url)
       const body = { ...BODIES.chat_completions, stream: true }
       const plain = yield* post("chat_completions", body)
-      while (filesUnder(dir).length === 0) yield* Effect.sleep("5 millis")
+      yield* stored(dir, 1)
       const withUsage = yield* post("chat_completions", { ...body, stream_options: { include_usage: true } })
       expect(withUsage.call.cached).toBe(true)
       expect(plain.text).not.toContain('"usage":{')
@@ -137,7 +147,7 @@ describe("response cache", () => {
       const { post } = yield* cachingInterceptor(dir, model.url)
       const base = BODIES.chat_completions
       yield* post("chat_completions", base)
-      while (filesUnder(dir).length === 0) yield* Effect.sleep("5 millis")
+      yield* stored(dir, 1)
       const reordered = Object.fromEntries(Object.entries(base).reverse())
       const same = [
         reordered,
@@ -166,7 +176,7 @@ describe("response cache", () => {
         yield* post(api, BODIES[api])
         yield* post(api, { ...BODIES[api], stream: true })
       }
-      while (filesUnder(dir).length < 6) yield* Effect.sleep("5 millis")
+      yield* stored(dir, 6)
       for (const path of filesUnder(dir)) {
         expect(path).not.toContain(SECRET)
         expect(readFileSync(path).includes(SECRET)).toBe(false)
