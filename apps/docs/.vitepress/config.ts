@@ -18,6 +18,7 @@ const guides: DefaultTheme.SidebarItem[] = [
   { text: "How far to trust your judge", link: "/guide/judges" },
   { text: "Evaluate an agent in a sandbox", link: "/guide/agents" },
   { text: "Evaluate a model", link: "/guide/models" },
+  { text: "Pay less: cache and budgets", link: "/guide/cache-and-budgets" },
   { text: "CI", link: "/guide/ci" },
   { text: "Viewer and reports", link: "/guide/viewer" },
   { text: "Traces in your own tools (OpenTelemetry)", link: "/guide/opentelemetry" },

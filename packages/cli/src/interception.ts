@@ -9,6 +9,7 @@ import {
   Pricing,
   type PricingOverrides,
   policyUpstream,
+  responseCacheDirOf,
   serveInterceptor,
 } from "@proctor/core"
 import { Effect, type Scope } from "effect"
@@ -50,6 +51,7 @@ export const embeddedInterception = (
       priceCall: Pricing.make(pricingOverrides).costOf,
       rateGate: localRateGate({ limits: modelRateLimits }),
       onCall,
+      cacheDir: responseCacheDirOf(config, env),
     })
     return { interceptor, upstream, url: yield* serveInterceptor(interceptor) }
   })

@@ -212,6 +212,7 @@ export const summaryItems = (s: RunSummary): ReadonlyArray<readonly [label: stri
   }
   items.push(
     ["rollouts", rollouts(s)],
+    ...(s.stopped === undefined ? [] : [["stopped", s.stopped.message] as const]),
     ...(s.length_stats === undefined ? [] : lengthItems(s.length_stats)),
     ["valid", s.is_valid ? "yes" : `no — ${s.invalid_reasons.join("; ")}`],
     ["latency ms", latency(s.latency_ms)],
@@ -221,6 +222,16 @@ export const summaryItems = (s: RunSummary): ReadonlyArray<readonly [label: stri
     ...(s.judge_trust === undefined
       ? []
       : [...s.judge_trust.graders.flatMap(graderTrustItems), ...s.judge_trust.agreement.map(judgesAgreementItem)]),
+    ...(s.cache === undefined
+      ? []
+      : [
+          [
+            "cache",
+            `${plural(s.cache.calls, "call")} answered from the response cache · ${
+              s.cache.avoided_usd === null ? "unpriced" : `${formatUsd(s.cache.avoided_usd)} avoided`
+            }`,
+          ] as const,
+        ]),
     [
       "retries",
       s.retried_errors > 0 ? `${s.retries} · ${s.retried_errors} errored rollouts run again` : String(s.retries),

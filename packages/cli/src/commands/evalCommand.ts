@@ -21,6 +21,7 @@ import {
   type RunControl,
   type RunEvent,
   type RunOutcome,
+  responseCacheDirOf,
   startEvalRun,
   TaskAppClient,
   TRACES_DIR,
@@ -217,6 +218,8 @@ export const evalCommand = (options: EvalOptions, io: Io): Effect.Effect<ExitCod
           onCall: otlp?.onModelCall,
         })
         if (usesModel(runConfig)) io.stderr.write(`${modelKeyLine(runConfig, env, interception?.url ?? null)}\n`)
+        const cacheDir = interception === undefined ? null : responseCacheDirOf(runConfig, env)
+        if (cacheDir !== null) io.stderr.write(`response cache: ${cacheDir}\n`)
         const solving =
           agentRun !== null
             ? { solver: agentRun.solver, taskIdOf: agentRun.taskIdOf }
@@ -266,8 +269,9 @@ export const evalCommand = (options: EvalOptions, io: Io): Effect.Effect<ExitCod
 
     yield* viewer?.afterRun(outcome.interrupted) ?? Effect.void
     if (outcome.interrupted) {
+      const stopped = outcome.summary.stopped
       io.stderr.write(
-        `interrupted: ${outcome.summary.missing} rollouts not run. Resume with:\n  ${proctorCommand("eval", "--resume", runDir)}\n`,
+        `${stopped === undefined ? "interrupted" : `stopped: ${stopped.message}`}: ${outcome.summary.missing} rollouts not run. Resume with:\n  ${proctorCommand("eval", "--resume", runDir)}\n`,
       )
       return ExitCode.Interrupted
     }

@@ -114,6 +114,24 @@ export const evalFlags = {
     numberFlag({ unit: "USD", positive: true }),
     { configKey: "max_cost" },
   ),
+  cache: toggle("--cache", "answer requests identical to earlier ones from the response cache (off by default)", {
+    configKey: "cache",
+  }),
+  cacheDir: text("--cache-dir <dir>", "the response cache's directory (default ~/.cache/proctor/responses)", {
+    configKey: "cache_dir",
+  }),
+  maxRunCost: parsed(
+    "--max-run-cost <usd>",
+    "stop starting rollouts once this session's model calls would spend this much",
+    numberFlag({ unit: "USD", positive: true }),
+    { configKey: "max_run_cost" },
+  ),
+  maxRunTokens: parsed(
+    "--max-run-tokens <n>",
+    "stop starting rollouts once this session's model calls would use this many tokens",
+    positiveInteger,
+    { configKey: "max_run_tokens" },
+  ),
   agentTimeout: parsed(
     "--agent-timeout <seconds>",
     "the agent's working time per rollout (a task's [agent] timeout_sec wins)",

@@ -363,6 +363,46 @@ export const EvalTomlSection = Schema.Struct({
       synthAi: null,
       example: '[{ type = "equals", field = "answer" }]',
       flag: "--grader",
+  // Paying less while iterating: the response cache and the run's budgets
+  cache: opt(Schema.Boolean).annotations(
+    doc({
+      description:
+        "Answer a model request identical to one answered before (same model, messages or input, tools, parameters, attempt; key order, `stream_options`, `user`, `metadata`, `safety_identifier` and `prompt_cache_key` aside) from the response cache instead of the model. Cached calls are marked `cached: true` in `model_calls.jsonl`, cost 0 and report what they would have cost. Off unless set, at any temperature: a replayed answer measures the first run again, not the model.",
+      synthAi: null,
+      example: "true",
+      flag: "--cache",
+      defaultText: "off",
+    }),
+  ),
+  cache_dir: opt(Schema.NonEmptyTrimmedString).annotations(
+    doc({
+      description: "The response cache's directory, shared by every run that names it (also by runs going on at once).",
+      synthAi: null,
+      example: '"/var/cache/proctor"',
+      flag: "--cache-dir",
+      defaultText: "`$XDG_CACHE_HOME/proctor/responses`, else `~/.cache/proctor/responses`",
+    }),
+  ),
+  max_run_cost: opt(
+    Schema.Number.pipe(Schema.positive({ message: () => "expected a positive number of USD" })),
+  ).annotations(
+    doc({
+      description:
+        "Most USD this session of the run may spend on model calls (cached answers cost nothing). Once what is spent plus what the rollouts in flight are expected to spend reaches it, no new rollout starts; those in flight finish, the rest stay missing (resume runs them) and the summary says `stopped: budget max_run_cost reached`. Per rollout, see `max_cost`.",
+      synthAi: null,
+      example: "5",
+      flag: "--max-run-cost",
+      defaultText: "none",
+    }),
+  ),
+  max_run_tokens: opt(PositiveInt).annotations(
+    doc({
+      description:
+        "Most tokens (in and out) this session of the run may spend on model calls, enforced like `max_run_cost`. Per rollout, see `max_tokens`.",
+      synthAi: null,
+      example: "2000000",
+      flag: "--max-run-tokens",
+      defaultText: "none",
     }),
   ),
   // Agents acting in sandboxes (Harbor-format tasks) and their limits
@@ -528,6 +568,11 @@ export const EvalRunConfigFromJson = Schema.Struct({
   verifier_timeout_s: opt(Schema.Number),
   /** The judge of model graders (see `EvalTomlSection.judge`): its model, parameters and key variable, never a key. */
   judge: opt(JudgeSettings),
+  /** The response cache and the session's budgets (see `EvalTomlSection`): absent when not given. */
+  cache: opt(Schema.Boolean),
+  cache_dir: opt(Schema.String),
+  max_run_cost: opt(Schema.Number),
+  max_run_tokens: opt(Schema.Int),
 })
 
 /** A fully resolved eval run: what the runner executes and what `config.json` records (minus secrets). */

@@ -11,6 +11,10 @@ const MAY_CHANGE = {
   timeout: "timeout_s",
   task_app_url: "task_app_url",
   max_response_bytes: "max_response_bytes",
+  cache: "cache",
+  cache_dir: "cache_dir",
+  max_run_cost: "max_run_cost",
+  max_run_tokens: "max_run_tokens",
 } as const satisfies Partial<Record<keyof PublicEvalRunConfig, keyof EvalRunConfig>>
 
 type MayChange = keyof typeof MAY_CHANGE
@@ -51,6 +55,10 @@ const CONFIG_KEYS: ReadonlySet<string> = new Set<keyof PublicEvalRunConfig>([
   "pass_threshold",
   "cluster_by",
   "max_response_bytes",
+  "cache",
+  "cache_dir",
+  "max_run_cost",
+  "max_run_tokens",
 ])
 
 /** The values of a decoded `[eval]` table (or of flags decoded like one) that bear on a run's config. */

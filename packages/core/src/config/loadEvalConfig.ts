@@ -214,6 +214,19 @@ const limitsOf = (merged: EvalTomlSection) => {
   >
 }
 
+/** The response cache and the run's budgets, those given. */
+const savingKeys = (merged: EvalTomlSection) => {
+  const keys = {
+    cache: merged.cache,
+    cache_dir: merged.cache_dir,
+    max_run_cost: merged.max_run_cost,
+    max_run_tokens: merged.max_run_tokens,
+  }
+  return Object.fromEntries(Object.entries(keys).filter(([, value]) => value !== undefined)) as Partial<
+    Pick<EvalRunConfig, keyof typeof keys>
+  >
+}
+
 const stringOrUndefined = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined)
 
 /** Stands where a task app's URL would in an agent run's config: `harbor:` and the tasks' directory. */
@@ -340,6 +353,7 @@ export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: Ev
     ...agentKeys(merged),
     ...datasetKeys(merged),
     ...limitsOf(merged),
+    ...savingKeys(merged),
   }
   return {
     config,

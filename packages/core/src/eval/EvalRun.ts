@@ -11,6 +11,7 @@ import type { RunEvent } from "../events/RunEvents.js"
 import { withRunEvents } from "../events/withRunEvents.js"
 import { gradedLayer } from "../grader/GradedSolver.js"
 import { makeGraderSet } from "../grader/GraderSet.js"
+import { RunBudget } from "../runner/RunBudget.js"
 import { makeRunControl, type RunControl } from "../runner/RunControl.js"
 import { type RunOutcome, runRollouts } from "../runner/Runner.js"
 import { HttpTaskAppSolverLayer } from "../solver/HttpTaskAppSolver.js"
@@ -67,7 +68,10 @@ export const taskAppSolverLayer = (config: EvalRunConfig): Layer.Layer<Solver> =
  * Wraps the `Solver` it is given so every rollout's model calls go through the interceptor and land in the
  * run's `ResultStore` before the rollout's result does.
  */
-export const interceptedLayer = (interception: Omit<InterceptionOptions, "recordCalls">) =>
+export const interceptedLayer = (
+  interception: Omit<InterceptionOptions, "recordCalls">,
+  budget: RunBudget | null = null,
+) =>
   Layer.effect(
     Solver,
     Effect.gen(function* () {
@@ -76,7 +80,10 @@ export const interceptedLayer = (interception: Omit<InterceptionOptions, "record
       // A store that cannot write is fatal for the run, as it is for results: nothing is silently lost.
       return interceptedSolver(solver, {
         ...interception,
-        recordCalls: (calls) => Effect.orDie(store.appendModelCalls(calls)),
+        recordCalls: (calls) => {
+          budget?.spendCalls(calls)
+          return Effect.orDie(store.appendModelCalls(calls))
+        },
       })
     }),
   )
@@ -98,11 +105,15 @@ const execute = (runId: string, dir: string, options: EvalRunOptions) =>
     const solver = (yield* withGraders(options.config, options.solver ?? taskAppSolverLayer(options.config))).pipe(
       Layer.provide(PendingRolloutsFileLayer(dir)),
     )
+    // With the model calls intercepted, the budget counts what each call spent; without, what results report.
+    const budget = RunBudget.of(options.config, options.interception === undefined ? "results" : "calls")
     const solverWithInterception =
-      options.interception === undefined ? solver : interceptedLayer(options.interception).pipe(Layer.provide(solver))
+      options.interception === undefined
+        ? solver
+        : interceptedLayer(options.interception, budget).pipe(Layer.provide(solver))
     const { config, control, events, retryErrors, taskIdOf } = options
     const calls = options.interception?.interceptor.calls
-    const run = runRollouts({ runId, config, control, events, retryErrors, taskIdOf }).pipe(
+    const run = runRollouts({ runId, config, control, events, retryErrors, taskIdOf, budget }).pipe(
       Effect.provide(solverWithInterception.pipe(Layer.provideMerge(RunDirectoryStoreLayer(dir, options.config)))),
     )
     return yield* calls === undefined || events === undefined

@@ -26,6 +26,11 @@ export interface InterceptorOptions {
    * in-process gate without configured limits (`localRateGate`).
    */
   readonly rateGate?: ModelRateGate | undefined
+  /**
+   * Answer identical requests from this response cache directory instead of the upstream (see `defaultCacheDir`);
+   * off when absent. Many interceptors and processes may share one directory.
+   */
+  readonly cacheDir?: string | null | undefined
 }
 
 export interface InterceptorUpstream {
@@ -134,6 +139,7 @@ export class Interceptor extends Context.Tag("@proctor/core/Interceptor")<Interc
               upstreamTimeoutMs: options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
               connectionsPerOrigin: options.connectionsPerOrigin ?? null,
               rateGate: options.rateGate ?? localRateGate(),
+              cacheDir: options.cacheDir ?? null,
             }),
         ),
         (core) => Effect.promise(() => core.shutdown()),

@@ -44,7 +44,7 @@ export const ModelCall = Schema.Struct({
   ttft_ms: NullableNumber,
   usage: Schema.NullOr(TokenUsage),
   finish_reason: Schema.NullOr(Schema.String),
-  /** Null when the model has no known price: unpriced, never $0. */
+  /** Null when the model has no known price: unpriced, never $0. A call answered from the cache cost 0. */
   cost_usd: NullableNumber,
   /**
    * Whose call this is: absent for the policy's (what the rollout itself called), `judge` for a model grader's
@@ -53,5 +53,9 @@ export const ModelCall = Schema.Struct({
   role: Schema.optionalWith(Schema.Literal("judge"), { exact: true }),
   /** A judge call's grader (its name in the eval's graders). */
   grader: Schema.optionalWith(Schema.String, { exact: true }),
+  /** True when the response cache answered (no upstream call); absent otherwise. */
+  cached: Schema.optional(Schema.Boolean),
+  /** A cached call's price had it gone upstream (null: unpriced): the spend the cache avoided. */
+  avoided_cost_usd: Schema.optional(NullableNumber),
 })
 export type ModelCall = typeof ModelCall.Type

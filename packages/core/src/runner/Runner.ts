@@ -22,6 +22,7 @@ import { agentEventRecorder } from "./internal/agentEventRecorder.js"
 import { boundJson } from "./internal/boundJson.js"
 import { hasLimits, LimitsHelper, limitSettingsOf, stoppedAtLimit } from "./internal/LimitsHelper.js"
 import { stepRecorder } from "./internal/stepRecorder.js"
+import { RunBudget } from "./RunBudget.js"
 import { makeRunControl, type RunControl } from "./RunControl.js"
 
 export interface RunnerOptions {
@@ -34,6 +35,11 @@ export interface RunnerOptions {
   readonly taskIdOf?: ((seed: number) => string | number) | undefined
   /** Run the keys an earlier session stored as errors again; their new results are appended and win. */
   readonly retryErrors?: boolean | undefined
+  /**
+   * The session's budget (`max_run_cost`, `max_run_tokens`); default: the config's, metered by what results report.
+   * Give one metered by the intercepted model calls when the run has them (see `EvalRun`).
+   */
+  readonly budget?: RunBudget | null | undefined
 }
 
 export interface RunOutcome {
@@ -309,6 +315,7 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
   const control = options.control ?? makeRunControl()
   const backoff = options.backoff ?? defaultBackoff
   const events = options.events
+  const budget = options.budget === undefined ? RunBudget.of(config, "results") : options.budget
 
   const summary = new SummaryAccumulator({
     attempts: config.attempts,
@@ -388,11 +395,13 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
 
   const work = (): Effect.Effect<void, StoreError> =>
     Effect.suspend(() => {
-      const key = control.isStopRequested() ? undefined : plan.next()
+      const stopTaking = control.isStopRequested() || (budget !== null && !budget.admits(counters.inFlight))
+      const key = stopTaking ? undefined : plan.next()
       if (key === undefined) return Effect.void
       counters.inFlight++
       return Effect.flatMap(attemptRollout(key), (result) => {
         counters.inFlight--
+        budget?.rolloutFinished(result)
         if (result === null) return work()
         const taskId = options.taskIdOf?.(key.seed)
         return Effect.flatMap(record(key, taskId === undefined ? result : { ...result, task_id: taskId }), work)
@@ -406,6 +415,8 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
   yield* Effect.raceFirst(Fiber.join(pool), Effect.zipRight(control.cancelled, Fiber.interrupt(pool)))
 
   const missingKeys = plan.missing()
+  // A budget that stopped nothing (the plan was done when it was reached) is not why the run stopped.
+  const budgetStop = missingKeys.length > 0 ? (budget?.stopped() ?? null) : null
   const callSpending =
     store.callSpending === undefined
       ? undefined
@@ -417,9 +428,10 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
     missingKeys,
     durationMs: Date.now() - startedAt,
     retriedErrors,
+    budgetStop,
   })
   yield* store.saveSummary(result)
-  const interrupted = missingKeys.length > 0 && control.isStopRequested()
+  const interrupted = missingKeys.length > 0 && (control.isStopRequested() || budgetStop !== null)
   yield* publish({ _tag: "RunFinished", summary: result, interrupted })
   return { runId, location: store.location, summary: result, interrupted } satisfies RunOutcome
 })

@@ -52,6 +52,12 @@ export interface JudgeCallSpending {
   readonly costUsd: number
   readonly priced: number
   readonly rollouts: number
+   * Calls the response cache answered (counted in `calls` and `tokens`, at no cost), and what the `avoidedPriced` of
+   * them that had a price would have cost.
+   */
+  readonly cachedCalls?: number
+  readonly avoidedCostUsd?: number
+  readonly avoidedPriced?: number
 }
 
 export interface ResultStoreService {

@@ -3,6 +3,7 @@ import { roundUsd } from "../internal/roundUsd.js"
 import { activePriceTable, priceTableLine } from "../pricing/PriceTable.js"
 import { errorKindDocs } from "../result/ErrorKindDoc.js"
 import type { ErrorKind, EvalResult, RolloutKey } from "../result/EvalResult.js"
+import type { BudgetStop } from "../runner/RunBudget.js"
 import type { CallSpending, JudgeCallSpending } from "../store/ResultStore.js"
 import { ActiveTime } from "./internal/ActiveTime.js"
 import { type Clustering, clusteringOf, ScoreStats } from "./internal/ScoreStats.js"
@@ -195,6 +196,21 @@ export const RunSummary = Schema.Struct({
    * `pass_rate`), clustered as the run's score is.
    */
   graders: Schema.optional(Schema.Record({ key: Schema.String, value: ScoreMetrics })),
+  /**
+   * Runs with the response cache on: the calls it answered (their tokens are in `tokens.total`, their cost is 0 in
+   * `cost_usd.total`) and `avoided_usd`, what those of them with a price would have cost upstream (null: none had).
+   */
+  cache: Schema.optional(Schema.Struct({ calls: Schema.Number, avoided_usd: NullableNumber })),
+  /** Why the run stopped taking rollouts before its plan was done, when a budget did it (`max_run_cost`, …). */
+  stopped: Schema.optional(
+    Schema.Struct({
+      reason: Schema.Literal("budget"),
+      limit: Schema.Literal("max_run_cost", "max_run_tokens"),
+      spent_usd: Schema.Number,
+      spent_tokens: Schema.Number,
+      message: Schema.String,
+    }),
+  ),
 })
 export type RunSummary = typeof RunSummary.Type
 
@@ -339,6 +355,8 @@ export class SummaryAccumulator {
     readonly callSpending?: CallSpending | undefined
     /** The judges' trust statistics, from the run's model-grader verdicts (`judgeTrust`). */
     readonly judgeTrust?: JudgeTrust | null | undefined
+    /** The budget that stopped the run taking rollouts, if one did. */
+    readonly budgetStop?: BudgetStop | null | undefined
   }): RunSummary {
     const calls = info.callSpending !== undefined && info.callSpending.calls > 0 ? info.callSpending : null
     const completed = this.ok + this.errored
@@ -403,6 +421,10 @@ export class SummaryAccumulator {
       ...(this.graderScores.size === 0
         ? {}
         : { graders: Object.fromEntries([...this.graderScores].map(([name, stats]) => [name, stats.summarize()])) }),
+      ...(calls?.cachedCalls
+        ? { cache: { calls: calls.cachedCalls, avoided_usd: calls.avoidedPriced ? (calls.avoidedCostUsd ?? 0) : null } }
+        : {}),
+      ...(info.budgetStop ? { stopped: { reason: "budget" as const, ...info.budgetStop } } : {}),
     }
   }
 

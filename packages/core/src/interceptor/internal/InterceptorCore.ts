@@ -12,6 +12,7 @@ import { chatCompletionsAdapter } from "./chatCompletions.js"
 import { sendError } from "./http.js"
 import { messagesAdapter } from "./messages.js"
 import { ProxyCall } from "./ProxyCall.js"
+import { ResponseStore } from "./ResponseStore.js"
 import { responsesAdapter } from "./responses.js"
 import type { Recorder, Session, Target } from "./Session.js"
 
@@ -28,6 +29,8 @@ export interface CoreOptions {
   readonly connectionsPerOrigin: number | null
   /** Asked before every call is forwarded; owned by the caller (closed by whoever made it). */
   readonly rateGate: ModelRateGate
+  /** The response cache's directory; null: every call goes upstream. */
+  readonly cacheDir: string | null
 }
 
 const APIS: ReadonlyArray<ModelApi> = ["chat_completions", "responses", "messages"]
@@ -66,9 +69,21 @@ export class InterceptorCore implements Recorder {
   /** Each upstream and key's gate, asked once: naming one hashes the key, a cost per rollout otherwise. */
   private readonly gates = new Map<string, GatedUpstream>()
   private publicBase: string | null = null
+  readonly cache: ResponseStore | null
+  private readonly writes = new Set<Promise<void>>()
 
   constructor(private readonly options: CoreOptions) {
     if (options.baseUrl !== null) this.setBaseUrl(options.baseUrl)
+    this.cache = options.cacheDir === null ? null : new ResponseStore(options.cacheDir)
+  }
+
+  pending(write: Promise<void>): void {
+    const settled = write.then(
+      () => undefined,
+      () => undefined,
+    )
+    this.writes.add(settled)
+    void settled.then(() => this.writes.delete(settled))
   }
 
   setBaseUrl(url: string): void {
@@ -211,6 +226,8 @@ export class InterceptorCore implements Recorder {
     const pools = [...this.pools.values()]
     this.pools.clear()
     await Promise.all(pools.map((pool) => pool.destroy().catch(() => undefined)))
+    // Answers already paid for are worth keeping: the cache writes in flight finish before the interceptor is gone.
+    await Promise.all(this.writes)
   }
 
   private targetFor(baseUrl: string): Target | InterceptorError {

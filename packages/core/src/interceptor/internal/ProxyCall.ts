@@ -6,9 +6,11 @@ import { parseRetryAfter } from "../../internal/retryAfter.js"
 import type { ModelCall } from "../../result/ModelCall.js"
 import { type ApiAdapter, type CallSummary, DROP, EMPTY_SUMMARY, type StreamAssembler, TOKEN } from "./ApiAdapter.js"
 import { describeLimit, reachLimit, refusingLimit, refusingTurn, spend } from "./budget.js"
+import { cacheKeyOf } from "./cacheKey.js"
 import { clientHeaders, headerString, sendError, sendLimitError, upstreamHeaders } from "./http.js"
 import { withIncludeUsage } from "./includeUsage.js"
 import { errorMessageOf, parseJson, stringOrNull } from "./json.js"
+import type { StoredAnswer } from "./ResponseStore.js"
 import type { Cancellable, Recorder, Session } from "./Session.js"
 import { SseParser } from "./SseParser.js"
 
@@ -48,6 +50,16 @@ class Cancelled extends Error {
   override readonly name = "Cancelled"
 }
 
+/** What a cached answer is replayed under: nothing upstream to pause or abort. */
+const replayController = (): Dispatcher.DispatchController => ({
+  aborted: false,
+  paused: false,
+  reason: null,
+  abort: () => undefined,
+  pause: () => undefined,
+  resume: () => undefined,
+})
+
 /**
  * One model call: forwards the task app's request upstream on undici's dispatcher API (the handler gets the
  * response as it arrives, with pause/resume/abort and no stream objects in between) and writes every byte or
@@ -75,6 +87,13 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
   private upstreamRequest: Dispatcher.DispatchOptions | null = null
   /** When the rate gate admitted the request now upstream, on the gate's clock. */
   private admittedAt = 0
+  /** The response cache's key for this request; null when the interceptor has no cache. */
+  private cacheKey: string | null = null
+  /** Answered from the cache: no upstream call was made. */
+  private cached = false
+  /** A fresh 2xx answer's bytes as the upstream sent them, kept to be stored in the cache when the call is ok. */
+  private answerChunks: Buffer[] | null = null
+  private answerContentType = ""
   private readonly startedAt = Date.now()
   private readonly t0 = performance.now()
 
@@ -126,13 +145,46 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
       return
     }
     const { target, apiKey } = this.session
+    const path = target.paths[this.adapter.api]
     this.upstreamRequest = {
       method: "POST",
-      path: target.paths[this.adapter.api],
+      path,
       headers: upstreamHeaders(req.headers, this.adapter.api, apiKey),
       body: upstreamBody,
     }
-    this.session.gate.admit(this.send)
+    const cache = this.recorder.cache
+    if (cache === null) {
+      this.session.gate.admit(this.send)
+      return
+    }
+    // The query is left out of the key: some providers take their key there.
+    const query = path.indexOf("?")
+    this.cacheKey = cacheKeyOf({
+      api: this.adapter.api,
+      upstream: target.origin + (query === -1 ? path : path.slice(0, query)),
+      attempt: this.session.attempt,
+      request: parsed,
+      stream: this.stream,
+    })
+    cache.get(this.cacheKey).then(
+      (hit) => (hit === null ? this.session.gate.admit(this.send) : this.replay(hit)),
+      () => this.session.gate.admit(this.send),
+    )
+  }
+
+  /**
+   * Answers from the cache through the same handler an upstream answer goes through, so the client gets the bytes
+   * (or events, filtered alike) it would have got, and usage and the answer are read the same way. The rate gate
+   * is not asked: nothing goes upstream.
+   */
+  private replay(answer: StoredAnswer): void {
+    if (this.done) return
+    this.cached = true
+    const controller = replayController()
+    this.onRequestStart(controller)
+    this.onResponseStart(controller, answer.status, { "content-type": answer.contentType })
+    if (answer.body.length > 0) this.onResponseData(controller, answer.body)
+    this.onResponseEnd()
   }
 
   /** Sends the request once the rate gate lets it go, unless the call ended while it waited. */
@@ -155,6 +207,7 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
     this.status = null
     this.errorHeaders = {}
     this.chunks = []
+    this.answerChunks = null
     this.controller = null
     gate.admit(this.send)
     return true
@@ -175,7 +228,12 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
       this.errorHeaders = headers
       return
     }
-    if (headerString(headers["content-type"])?.toLowerCase().startsWith("text/event-stream")) {
+    const contentType = headerString(headers["content-type"]) ?? ""
+    if (this.cacheKey !== null && !this.cached) {
+      this.answerChunks = []
+      this.answerContentType = contentType
+    }
+    if (contentType.toLowerCase().startsWith("text/event-stream")) {
       this.mode = SSE
       this.sse = new SseParser()
       this.assembler = this.adapter.assembler(this.filter)
@@ -192,6 +250,7 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.done) return
+    this.answerChunks?.push(chunk)
     switch (this.mode) {
       case SSE:
         if (!this.filter) this.write(chunk)
@@ -322,8 +381,9 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
     const provider = session.provider
     const usage = summary.usage
     const tokens = tokensOf(usage)
-    if (tokens > 0) session.gate.spent(tokens)
-    const cost = this.recorder.price(provider, model, usage)
+    if (tokens > 0 && !this.cached) session.gate.spent(tokens)
+    const price = this.recorder.price(provider, model, usage)
+    const cost = this.cached ? 0 : price
     const call: ModelCall = {
       call_id: `call_${randomHex(8)}`,
       run_id: session.runId,
@@ -347,8 +407,23 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
       finish_reason: summary.finishReason,
       cost_usd: cost,
       ...(session.judgeOf === null ? {} : { role: "judge", grader: session.judgeOf }),
+      ...(this.cached ? { cached: true, avoided_cost_usd: price } : {}),
     }
     this.recorder.record(session, this.slot, call)
-    spend(session, tokens, cost)
+    // A rollout's own limits count a cached answer as if it were paid for: replayed, a rollout stops where it did.
+    spend(session, tokens, price)
+    this.storeAnswer(outcome, status)
+  }
+
+  /** A fresh answer that ended well goes into the cache; one that failed, was cut, or was itself cached does not. */
+  private storeAnswer(outcome: ModelCall["outcome"], status: number | null): void {
+    const chunks = this.answerChunks
+    this.answerChunks = null
+    const cache = this.recorder.cache
+    if (chunks === null || cache === null || this.cacheKey === null || outcome !== "ok" || status === null) return
+    if (status < 200 || status >= 300) return
+    this.recorder.pending(
+      cache.put(this.cacheKey, { status, contentType: this.answerContentType, body: Buffer.concat(chunks) }),
+    )
   }
 }

@@ -2,6 +2,7 @@ import type { Dispatcher } from "undici"
 import type { ModelApi, ModelCall, TokenUsage } from "../../result/ModelCall.js"
 import type { InterceptedLimit, RolloutBudget } from "../Interceptor.js"
 import type { GatedUpstream } from "../ModelRateGate.js"
+import type { ResponseStore } from "./ResponseStore.js"
 
 /** Where one upstream base URL sends each API, over a keep-alive pool shared by every rollout on its origin. */
 export interface Target {
@@ -47,4 +48,8 @@ export interface Session {
 export interface Recorder {
   readonly record: (session: Session, slot: number, call: ModelCall) => void
   readonly price: (provider: string | null, model: string | null, usage: TokenUsage | null) => number | null
+  /** Where answers are cached; null when the response cache is off. */
+  readonly cache: ResponseStore | null
+  /** Holds a cache write until it settles, so shutting down waits for it (its failure costs only the saving). */
+  readonly pending: (write: Promise<void>) => void
 }

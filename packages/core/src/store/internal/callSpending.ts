@@ -10,6 +10,8 @@ interface StoredUsage {
   readonly usage?: { readonly total_tokens?: unknown } | null
   readonly cost_usd?: unknown
   readonly role?: unknown
+  readonly cached?: unknown
+  readonly avoided_cost_usd?: unknown
 }
 
 const finite = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null)
@@ -20,7 +22,18 @@ const finite = (value: unknown): number | null => (typeof value === "number" && 
  * judge's calls (`role = "judge"`) are counted apart, in `judge`.
  */
 export const sumCallSpending = async (path: string, errored: (key: RolloutKey) => boolean): Promise<CallSpending> => {
-  const spending = { calls: 0, tokens: 0, metered: 0, costUsd: 0, priced: 0, errorTokens: 0, errorCostUsd: 0 }
+  const spending = {
+    calls: 0,
+    tokens: 0,
+    metered: 0,
+    costUsd: 0,
+    priced: 0,
+    errorTokens: 0,
+    errorCostUsd: 0,
+    cachedCalls: 0,
+    avoidedCostUsd: 0,
+    avoidedPriced: 0,
+  }
   const judge = { calls: 0, tokens: 0, metered: 0, costUsd: 0, priced: 0 }
   const judgedRollouts = new Set<string>()
   if (!existsSync(path)) return spending
@@ -57,6 +70,14 @@ export const sumCallSpending = async (path: string, errored: (key: RolloutKey) =
       spending.metered++
       if (onError) spending.errorTokens += tokens
     }
+    if (call.cached === true) {
+      spending.cachedCalls++
+      const avoided = finite(call.avoided_cost_usd)
+      if (avoided !== null) {
+        spending.avoidedCostUsd += avoided
+        spending.avoidedPriced++
+      }
+    }
     const cost = finite(call.cost_usd)
     if (cost !== null) {
       spending.costUsd += cost
@@ -68,6 +89,7 @@ export const sumCallSpending = async (path: string, errored: (key: RolloutKey) =
     ...spending,
     costUsd: roundUsd(spending.costUsd),
     errorCostUsd: roundUsd(spending.errorCostUsd),
+    avoidedCostUsd: roundUsd(spending.avoidedCostUsd),
     ...(judge.calls === 0
       ? {}
       : { judge: { ...judge, costUsd: roundUsd(judge.costUsd), rollouts: judgedRollouts.size } }),
