@@ -363,6 +363,8 @@ export const EvalTomlSection = Schema.Struct({
       synthAi: null,
       example: '[{ type = "equals", field = "answer" }]',
       flag: "--grader",
+    }),
+  ),
   // Paying less while iterating: the response cache and the run's budgets
   cache: opt(Schema.Boolean).annotations(
     doc({

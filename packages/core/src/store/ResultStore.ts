@@ -42,6 +42,13 @@ export interface CallSpending {
    * policy's alone. Absent when the store does not tell them apart.
    */
   readonly judge?: JudgeCallSpending | undefined
+  /**
+   * Calls the response cache answered (counted in `calls` and `tokens`, at no cost), and what the `avoidedPriced` of
+   * them that had a price would have cost.
+   */
+  readonly cachedCalls?: number
+  readonly avoidedCostUsd?: number
+  readonly avoidedPriced?: number
 }
 
 /** A judge's calls and what they spent; `rollouts` is how many rollouts they were made for. */
@@ -52,12 +59,6 @@ export interface JudgeCallSpending {
   readonly costUsd: number
   readonly priced: number
   readonly rollouts: number
-   * Calls the response cache answered (counted in `calls` and `tokens`, at no cost), and what the `avoidedPriced` of
-   * them that had a price would have cost.
-   */
-  readonly cachedCalls?: number
-  readonly avoidedCostUsd?: number
-  readonly avoidedPriced?: number
 }
 
 export interface ResultStoreService {
