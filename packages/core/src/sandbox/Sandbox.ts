@@ -60,7 +60,7 @@ export class SandboxError extends Schema.TaggedError<SandboxError>()("SandboxErr
 
 /** Where a sandbox's filesystem comes from. */
 export type SandboxImage =
-  /** An image the runtime already has (Docker: a tag; bwrap and local: ignored, the host's filesystem). */
+  /** An image the runtime already has (Docker: a tag; bwrap and local: ignored, the host's software). */
   | { readonly _tag: "Named"; readonly name: string }
   /** A directory with a Dockerfile (Harbor's `environment/`), built once and cached by its content's hash. */
   | { readonly _tag: "Dockerfile"; readonly context: string; readonly dockerfile?: string | undefined }
