@@ -2,21 +2,12 @@ import { Effect } from "effect"
 import type { EvalRunConfig } from "../config/EvalRunConfig.js"
 import { upstreamUrl } from "../interceptor/InferenceUrl.js"
 import type { ModelApi } from "../result/ModelCall.js"
-import type { StopReason } from "../result/RolloutStep.js"
-import { SolverError, type StepRecord } from "../solver/Solver.js"
+import type { StepRecord } from "../solver/Solver.js"
 import { type Agent, type AgentContext, agentStream } from "./Agent.js"
-import { stopReasonOfRefusal, turnLimitReached } from "./AgentLimits.js"
-import {
-  type ModelReply,
-  parseReply,
-  requestBody,
-  requestHeaders,
-  type ToolCall,
-  type ToolSpec,
-  type Turn,
-} from "./internal/agentApis.js"
+import { turnLimitReached } from "./AgentLimits.js"
+import { requestBody, type ToolCall, type ToolSpec, type Turn } from "./internal/agentApis.js"
+import { callModel, failed } from "./internal/callModel.js"
 import { commandRecord } from "./internal/commandRecord.js"
-import { STAND_IN_KEY } from "./internal/standInKey.js"
 
 /** The builtin agent's system prompt (documented in the guide "Evaluate an agent in a sandbox"). */
 export const BUILTIN_SYSTEM_PROMPT = (workdir: string) =>
@@ -83,45 +74,6 @@ const argumentsOf = (call: ToolCall): Record<string, unknown> => {
     return {}
   }
 }
-
-const failed = (message: string, retryable: boolean) => new SolverError({ reason: "Failed", message, retryable })
-
-type Called = { readonly _tag: "Reply"; readonly reply: ModelReply } | { readonly _tag: "Limit"; stop: StopReason }
-
-/** One model call, through the rollout's interceptor. */
-const callModel = (url: string, api: ModelApi, body: unknown) =>
-  Effect.tryPromise({
-    try: async (signal) => {
-      const response = await fetch(url, {
-        method: "POST",
-        headers: requestHeaders(api, STAND_IN_KEY),
-        body: JSON.stringify(body),
-        signal,
-      })
-      return { status: response.status, text: await response.text() }
-    },
-    catch: (error) => failed(`the model at ${url} is unreachable: ${String(error)}`, true),
-  }).pipe(
-    Effect.flatMap(({ status, text }): Effect.Effect<Called, SolverError> => {
-      const limit = stopReasonOfRefusal(status, text)
-      if (limit !== null) return Effect.succeed({ _tag: "Limit", stop: limit })
-      if (status >= 400) {
-        return Effect.fail(
-          failed(`the model answered HTTP ${status}: ${text.slice(0, 200)}`, status >= 500 || status === 429),
-        )
-      }
-      let parsed: unknown = null
-      try {
-        parsed = JSON.parse(text)
-      } catch {
-        // Reported below as an answer that is not the API's.
-      }
-      const reply = parseReply(api, parsed)
-      return reply === null
-        ? Effect.fail(failed(`the model's answer is not a ${api} answer: ${text.slice(0, 200)}`, false))
-        : Effect.succeed({ _tag: "Reply", reply })
-    }),
-  )
 
 const runTool = (ctx: AgentContext, call: ToolCall, emit: (record: StepRecord) => Effect.Effect<void>) =>
   Effect.gen(function* () {

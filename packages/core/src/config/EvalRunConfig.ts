@@ -4,6 +4,7 @@ import { JudgeSettings } from "../judge/JudgeSettings.js"
 import { Seeds } from "../plan/Seeds.js"
 import { TraceFormat } from "../taskApp/TaskAppWire.js"
 import { configKeyDoc as doc } from "./ConfigKeyDoc.js"
+import { HttpUrl } from "./HttpUrl.js"
 import { withoutSecrets } from "./withoutSecrets.js"
 
 const PositiveInt = Schema.Int.pipe(Schema.positive({ message: () => "expected a positive integer" }))
@@ -16,14 +17,6 @@ const Table = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annot
   message: () => "expected a table",
 })
 const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
-const notUrl = (issue: { readonly actual: unknown }) =>
-  `expected an http(s) URL, got ${typeof issue.actual === "string" ? JSON.stringify(issue.actual) : typeof issue.actual}`
-const Url = Schema.String.annotations({ message: notUrl }).pipe(
-  Schema.filter((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), {
-    message: notUrl,
-    jsonSchema: { format: "uri" },
-  }),
-)
 
 /** A command-line agent the user declares (`agent_config`): see `DeclaredAgent`. */
 export const DeclaredAgentConfig = Schema.Struct({
@@ -59,7 +52,7 @@ const TimeoutSeconds = Schema.Number.pipe(
  */
 const PolicyConfig = Schema.Struct(
   {
-    inference_url: opt(Url).annotations(
+    inference_url: opt(HttpUrl).annotations(
       doc({
         description:
           "The policy's model endpoint, an OpenAI-compatible base URL. proctor's interceptor forwards each rollout's model calls here; without interception the task app calls it itself.",
@@ -130,7 +123,7 @@ export const EvalTomlSection = Schema.Struct({
       flag: "APP_ID",
     }),
   ),
-  url: opt(Url).annotations(
+  url: opt(HttpUrl).annotations(
     doc({
       description: "The task app's base URL. Required (as `url` or `task_app_url`).",
       synthAi: "url",
@@ -138,7 +131,7 @@ export const EvalTomlSection = Schema.Struct({
       flag: "--url",
     }),
   ),
-  task_app_url: opt(Url).annotations(
+  task_app_url: opt(HttpUrl).annotations(
     doc({
       description: "Another name for `url`; `url` wins when both are set.",
       synthAi: "task_app_url",
@@ -293,7 +286,7 @@ export const EvalTomlSection = Schema.Struct({
       defaultText: "`runs/{run_id}`",
     }),
   ),
-  backend_url: opt(Url).annotations(
+  backend_url: opt(HttpUrl).annotations(
     doc({
       description:
         "synth-ai's backend mode: run as a job on this job server (proctor's or synth-ai's) instead of directly.",

@@ -1,5 +1,6 @@
 import { Redacted, Schema } from "effect"
 import { configKeyDoc as doc } from "../config/ConfigKeyDoc.js"
+import { HttpUrl } from "../config/HttpUrl.js"
 import { inferProvider } from "../interceptor/InferenceUrl.js"
 import type { InterceptorUpstream } from "../interceptor/Interceptor.js"
 import { PROVIDERS, providerBaseUrl } from "../interceptor/ModelEndpoint.js"
@@ -8,14 +9,6 @@ const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(sche
 const PositiveInt = Schema.Int.pipe(Schema.positive({ message: () => "expected a positive integer" }))
 const NonNegativeInt = Schema.Int.pipe(Schema.nonNegative({ message: () => "expected an integer ≥ 0" }))
 const Finite = Schema.Number.pipe(Schema.finite({ message: () => "expected a finite number" }))
-const notUrl = (issue: { readonly actual: unknown }) =>
-  `expected an http(s) URL, got ${typeof issue.actual === "string" ? JSON.stringify(issue.actual) : typeof issue.actual}`
-const Url = Schema.String.annotations({ message: notUrl }).pipe(
-  Schema.filter((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), {
-    message: notUrl,
-    jsonSchema: { format: "uri" },
-  }),
-)
 const VariableName = Schema.String.pipe(
   Schema.pattern(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: () => "expected the name of an environment variable" }),
 )
@@ -42,7 +35,7 @@ export const JudgeSettings = Schema.Struct({
       example: '"openai"',
     }),
   ),
-  inference_url: opt(Url).annotations(
+  inference_url: opt(HttpUrl).annotations(
     doc({
       description: "The judge's model endpoint, an OpenAI-compatible base URL (chat completions).",
       synthAi: null,
