@@ -74,7 +74,8 @@ describe("response cache shared by processes", () => {
     await c.exit
     const after = await entries(dir)
     expect(after.unreadable).toBe(0)
-    expect(after.names.length).toBeGreaterThanOrEqual(300)
+    // Answers are stored after they are sent, so some of the 100 the driver saw may not have reached the store.
+    expect(after.names.length).toBeGreaterThan(200)
 
     // A fourth run asks everything: what was stored is answered from the cache, the rest from the model.
     const d = await start(model, dir, 0, 600).tally()
