@@ -91,7 +91,7 @@ export const pricingReference = (): string => {
       "elsewhere). Every later run reads that copy, online or not; a run never fetches prices itself. `--url` (or",
       "`PROCTOR_PRICES_URL`) fetches from a mirror. A failed update leaves the kept copy as it was.",
       "",
-      "```sh",
+      "```sh no-run",
       "proctor pricing update",
       "```",
       "",

@@ -9,7 +9,7 @@ import { promisify } from "node:util"
 export const repo = fileURLToPath(new URL("../../../../", import.meta.url))
 
 /** What a user installs from the registry: the CLI, the library, the task-app SDK, and what they depend on. */
-export const PUBLIC_PACKAGES = ["cli", "core", "task-app", "report", "viewer", "server"] as const
+export const PUBLIC_PACKAGES = ["cli", "core", "task-app", "report", "viewer", "sandbox", "server"] as const
 
 export interface PackedPackage {
   readonly dir: string

@@ -63,6 +63,17 @@ const isRetryLog = (value: unknown) =>
       typeof entry.at === "string",
   )
 
+/** Graders' verdicts by name: each a score, whether it passed, and optionally why. */
+const isGrades = (value: unknown) =>
+  isObject(value) &&
+  Object.values(value).every(
+    (verdict) =>
+      isObject(verdict) &&
+      typeof verdict.score === "number" &&
+      typeof verdict.passed === "boolean" &&
+      (verdict.reason === undefined || typeof verdict.reason === "string"),
+  )
+
 /**
  * `EvalResult`'s fields checked by hand: a resume reads every line, and the Schema costs ~13 µs a line
  * (over a second for 100,000). `error_kind` may be any string, so kinds added later still read back.
@@ -87,6 +98,7 @@ export const isEvalResult = (value: unknown): value is EvalResult => {
     (r.stop_reason === undefined || STOP_REASONS.has(r.stop_reason)) &&
     (r.turns === undefined || typeof r.turns === "number") &&
     (r.messages === undefined || typeof r.messages === "number") &&
+    (r.grades === undefined || isGrades(r.grades)) &&
     NUMERIC_RESULT_FIELDS.every((key) => isNullableNumber(r[key]))
   )
 }
