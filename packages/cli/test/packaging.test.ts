@@ -169,7 +169,8 @@ describe("the published packages, installed from their tarballs into a fresh pro
         codeFilesUnder(join(installed, "dist"))
           .flatMap((file) => bareImports(readFileSync(file, "utf8")))
           .filter((pkg) => !builtinModules.includes(pkg) && !pkg.startsWith("node:") && pkg !== name)
-          .filter((pkg) => NOT_LOADED[pkg] === undefined),
+          // A package that declares one of these loads it itself (core's graders load ajv).
+          .filter((pkg) => NOT_LOADED[pkg] === undefined || declared.has(pkg)),
       )
       expect(
         [...loaded].filter((pkg) => !declared.has(pkg)),
