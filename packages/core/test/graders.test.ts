@@ -203,7 +203,7 @@ describe("grader specs", () => {
     expect(problem([{ type: "equals" }, { type: "fuzzy" }])).toBe(
       'graders[1].type: unknown grader type "fuzzy"; one of equals, includes, regex, is_json, json_schema, numeric, choice, similarity, code',
     )
-    expect(problem([{ type: "rubric" }])).toContain("built by the judges work")
+    expect(problem([{ type: "rubric" }])).toContain("judges are not yet run from grader sets")
   })
 
   it("a line is a bare type or an inline TOML table", () => {

@@ -104,7 +104,7 @@ export const CodeGrader = graderStruct(
   },
 )
 
-/** The model graders, specified and built by the judges work: named so an unknown type can say so. */
+/** The model graders, which `evaluate()`'s and the CLI's grader sets do not run yet: named so their refusal says so. */
 export const JUDGE_GRADER_TYPES = ["rubric", "label", "fact", "pairwise"] as const
 
 /** Every rule grader, told apart by `type` (the judges' model graders join this union). */
@@ -181,7 +181,7 @@ export const GraderSpecs = GraderLines.pipe(
         return {
           path: [index, "type"],
           message: `${typeof type === "string" ? `unknown grader type ${JSON.stringify(type)}` : "expected a grader type"}${
-            judged ? " (a model grader: built by the judges work, not in this build)" : ""
+            judged ? " (a model grader: judges are not yet run from grader sets)" : ""
           }; one of ${GRADER_TYPES.join(", ")}`,
         }
       }
