@@ -10,9 +10,10 @@ import { randomBytes } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { jsonLine, log, printed, REPO_ROOT, startProcess, timedNode } from "@proctor/bench-shared"
+import { log, timedNode } from "@proctor/bench-shared"
 import { proctorArgs, type Servers } from "./measurements.js"
-import { MODEL_LATENCY_MS, PROMPTS } from "./settings.js"
+import { PROMPTS } from "./settings.js"
+import { startModelAndApp } from "./sumServers.js"
 
 const CACHE_SPEEDUP_TARGET = 5
 
@@ -27,18 +28,7 @@ interface CachedRun {
 const main = async () => {
   const work = mkdtempSync(join(tmpdir(), "proctor-sum-eval-cache-"))
   const env = { ...process.env, ENVIRONMENT_API_KEY: randomBytes(16).toString("hex") }
-  const model = await startProcess({
-    what: "the baseline model",
-    script: join(REPO_ROOT, "examples/baseline-model/dist/main.js"),
-    env: { ...env, PORT: "0", BASELINE_LATENCY_MS: String(MODEL_LATENCY_MS) },
-    ready: printed(/listening on (http:\/\/\S+)/),
-  })
-  const app = await startProcess({
-    what: "the sum task app",
-    script: new URL("./sumTaskApp.js", import.meta.url).pathname,
-    env,
-    ready: jsonLine<{ url: string }>(),
-  })
+  const { model, app } = await startModelAndApp(env)
   const servers: Servers = {
     modelUrl: model.ready,
     appUrl: app.ready.url,

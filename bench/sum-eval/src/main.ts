@@ -24,9 +24,7 @@ import {
   loads,
   log,
   measureUndisturbed,
-  printed,
   publishSection,
-  REPO_ROOT,
   type StartedProcess,
   startProcess,
   waitForQuiet,
@@ -41,34 +39,15 @@ import {
 } from "./measurements.js"
 import { findPromptfoo } from "./promptfoo.js"
 import { type Round, renderSection } from "./report.js"
-import {
-  CLI_BIN,
-  MODEL_LATENCY_MS,
-  PROMPTFOO_DIR,
-  PROMPTS,
-  QUIET_WAIT_S,
-  RETRIES,
-  ROUNDS,
-  SECTION,
-} from "./settings.js"
+import { CLI_BIN, PROMPTFOO_DIR, PROMPTS, QUIET_WAIT_S, RETRIES, ROUNDS, SECTION } from "./settings.js"
+import { startModelAndApp } from "./sumServers.js"
 
 const WARM_UP_PROMPTS = 200
 
 const startServers = async (
   env: NodeJS.ProcessEnv,
 ): Promise<{ servers: Servers; processes: ReadonlyArray<StartedProcess<unknown>> }> => {
-  const model = await startProcess({
-    what: "the baseline model",
-    script: join(REPO_ROOT, "examples/baseline-model/dist/main.js"),
-    env: { ...env, PORT: "0", BASELINE_LATENCY_MS: String(MODEL_LATENCY_MS) },
-    ready: printed(/listening on (http:\/\/\S+)/),
-  })
-  const app = await startProcess({
-    what: "the sum task app",
-    script: new URL("./sumTaskApp.js", import.meta.url).pathname,
-    env,
-    ready: jsonLine<{ url: string }>(),
-  })
+  const { model, app } = await startModelAndApp(env)
   const proxy = await startProcess({
     what: "the bare proxy",
     script: new URL("./bareProxyMain.js", import.meta.url).pathname,
