@@ -1,4 +1,14 @@
-import { type ConfigError, decodeGraderFlags, gradeRun } from "@proctor/core"
+import {
+  type ConfigError,
+  decodeGraderFlags,
+  decodeJudgeFlag,
+  gradeRun,
+  Interceptor,
+  isModelGraderSpec,
+  loadPricingFile,
+  Pricing,
+  serveInterceptor,
+} from "@proctor/core"
 import { formatSummaryText } from "@proctor/report"
 import { Effect } from "effect"
 import { ExitCode, runExitCode } from "../exitCodes.js"
@@ -12,7 +22,18 @@ import type { GradeOptions } from "../program/grade.js"
 export const gradeCommand = (runDir: string, options: GradeOptions, io: Io): Effect.Effect<ExitCode> =>
   Effect.gen(function* () {
     const specs = yield* decodeGraderFlags(options.grader)
-    const graded = yield* gradeRun({ runDir, specs, name: options.name })
+    const judge = options.judge === undefined ? undefined : yield* decodeJudgeFlag(options.judge)
+    // Model graders ask their judge through an interceptor of the command's own, so each call is traced and priced.
+    const interception = specs.some(isModelGraderSpec)
+      ? yield* Effect.tap(
+          Interceptor.make({
+            priceCall: Pricing.make(options.pricing === undefined ? [] : yield* loadPricingFile(options.pricing))
+              .costOf,
+          }),
+          serveInterceptor,
+        )
+      : undefined
+    const graded = yield* gradeRun({ runDir, specs, name: options.name, judge, interception, env: io.env })
     if (options.json === true) {
       io.stdout.write(
         `${JSON.stringify({ grader_set: graded.name, dir: graded.dir, summary: graded.summary }, null, 2)}\n`,
@@ -25,6 +46,7 @@ export const gradeCommand = (runDir: string, options: GradeOptions, io: Io): Eff
     }
     return runExitCode(graded.summary, null, io.stderr)
   }).pipe(
+    Effect.scoped,
     Effect.catchTags({
       ConfigError: (error: ConfigError) =>
         Effect.sync(() => {

@@ -88,6 +88,11 @@ export const evalFlags = {
     repeatableFlag,
     { configKey: "graders" },
   ),
+  judge: text(
+    "--judge <table>",
+    'the judge of model graders, as [eval.judge] in an inline TOML table ({ model = "gpt-4o-mini", provider = "openai" })',
+    { configKey: "judge" },
+  ),
   // agent runs (Harbor-format tasks in sandboxes)
   tasks: text("--tasks <dir>", "a directory of Harbor-format tasks (or one task): seeds are the tasks, in name order", {
     configKey: "tasks",

@@ -11,6 +11,11 @@ export const gradeFlags = {
     { required: true },
   ),
   name: text("--name <name>", "the grader set's name (default: its graders' names joined by +)"),
+  judge: text(
+    "--judge <table>",
+    "the judge of the set's model graders, an inline TOML table like [eval.judge] (default: the run's [eval.judge])",
+  ),
+  pricing: text("--pricing <file>", "JSON prices (USD per token) for the judges' calls, as eval's --pricing"),
   json: toggle("--json", "print the set's summary as JSON"),
 }
 export type GradeOptions = FlagValues<typeof gradeFlags>

@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import { ConfigError } from "../config/ConfigError.js"
 import type { EvalRunConfig } from "../config/EvalRunConfig.js"
+import { runJudgesOrNone } from "../grader/GradedSolver.js"
 import type { GraderError } from "../grader/Grader.js"
 import { makeGraderSet } from "../grader/GraderSet.js"
 import { type GraderSpec, graderName } from "../grader/GraderSpec.js"
@@ -67,10 +68,13 @@ export const openDatasetRun = Effect.fn("DatasetRun.open")(function* (config: Ev
       }
     }
   }
-  const graders = yield* Effect.mapError(makeGraderSet(specs), graderSetupError(specs))
+  const graders = yield* Effect.mapError(makeGraderSet(specs, config.judge), graderSetupError(specs))
   return {
     dataset,
-    solver: Layer.succeed(Solver, datasetSolver(config, dataset, prompts, graders)),
+    solver: Layer.effect(
+      Solver,
+      Effect.map(runJudgesOrNone, (judges) => datasetSolver(config, dataset, prompts, graders, judges)),
+    ),
     taskIdOf: (seed: number) => dataset.ids[seed] ?? seed,
   }
 })

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs"
 import { Ajv } from "ajv"
 import { compileItemTemplate, TemplateProblem } from "../dataset/ItemTemplate.js"
+import { isModelGraderSpec, modelGraderColumnProblem } from "../judge/ModelGraderSpec.js"
 import { GraderError, type GraderInput, type GraderVerdict } from "./Grader.js"
 import type {
   ChoiceGrader,
@@ -226,6 +227,10 @@ export const compileRuleGrader = (spec: GraderSpec): RuleGrader | null => {
       case "similarity":
         return similarity(name, spec)
       case "code":
+      case "rubric":
+      case "label":
+      case "fact":
+      case "pairwise":
         return null
     }
   } catch (error) {
@@ -239,6 +244,7 @@ export const compileRuleGrader = (spec: GraderSpec): RuleGrader | null => {
  * template names), said in a few words; null when the row has all of it. Dataset runs ask it of every row up front.
  */
 export const referenceProblem = (spec: GraderSpec, item: Readonly<Record<string, unknown>>): string | null => {
+  if (isModelGraderSpec(spec)) return modelGraderColumnProblem(spec, item)
   const template =
     "reference" in spec && spec.reference !== undefined
       ? spec.reference

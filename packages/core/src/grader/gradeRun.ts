@@ -6,6 +6,12 @@ import { ConfigError } from "../config/ConfigError.js"
 import type { EvalRunConfig } from "../config/EvalRunConfig.js"
 import { type Dataset, loadDataset } from "../dataset/Dataset.js"
 import { graderSetupError } from "../dataset/DatasetRun.js"
+import type { RolloutInterception } from "../interceptor/Interceptor.js"
+import { JudgedRollout } from "../judge/JudgedRollout.js"
+import { JudgeError } from "../judge/JudgeError.js"
+import { JudgeObservations } from "../judge/JudgeObservations.js"
+import type { JudgeSettings } from "../judge/JudgeSettings.js"
+import { RunJudges } from "../judge/RunJudges.js"
 import { type EvalResult, rolloutKeyId } from "../result/EvalResult.js"
 import {
   configFromManifest,
@@ -36,6 +42,17 @@ export interface GradeRunOptions {
   readonly specs: ReadonlyArray<GraderSpec>
   /** The set's name (default: its graders' names joined by `+`). */
   readonly name?: string | undefined
+  /** The judge of the set's model graders without one of their own; default: the run's `[eval.judge]`. */
+  readonly judge?: JudgeSettings | undefined
+  /**
+   * The interceptor model graders ask their judges through (their calls land in the set's `model_calls.jsonl`);
+   * without one, a model grader's rollouts fail saying so.
+   */
+  readonly interception?: RolloutInterception | undefined
+  /** Where the judges' keys are read; default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined
+  /** Rollouts graded at once when a grader asks a judge (default: the run's concurrency). */
+  readonly concurrency?: number | undefined
 }
 
 const invalid = (message: string) => new ConfigError({ reason: "InvalidValue", message })
@@ -48,13 +65,17 @@ const itemsOf = (dataset: Dataset | null) => (result: EvalResult) =>
  * A stored result graded again: the set's score is its `score` (and, for task-app and agent runs, its
  * `verifier_score`, as at run time); its verdicts replace `grades`. A grader that cannot judge makes it an error.
  */
-const regraded = (result: EvalResult, outcome: GradeOutcome | GraderError, isDataset: boolean): EvalResult =>
-  outcome instanceof GraderError
+const regraded = (
+  result: EvalResult,
+  outcome: GradeOutcome | GraderError | JudgeError,
+  isDataset: boolean,
+): EvalResult =>
+  outcome instanceof GraderError || outcome instanceof JudgeError
     ? {
         ...result,
         score: null,
         status: "error",
-        error_kind: "verifier",
+        error_kind: outcome instanceof JudgeError ? "judge" : "verifier",
         error: `grader ${outcome.grader}: ${outcome.message}`,
       }
     : {
@@ -79,14 +100,15 @@ export const gradeRun = Effect.fn("gradeRun")(function* (options: GradeRunOption
   const stored = yield* Either.mapLeft(configFromManifest(manifest, undefined), (wrong) =>
     invalid(`${options.runDir}/config.json cannot be read: ${wrong}`),
   )
-  const config: EvalRunConfig = { ...stored, graders: options.specs }
+  const judge = options.judge ?? stored.judge
+  const config: EvalRunConfig = { ...stored, graders: options.specs, ...(judge === undefined ? {} : { judge }) }
   const dataset =
     config.dataset === undefined
       ? null
       : yield* Effect.mapError(loadDataset(config.dataset), (error) =>
           invalid(`${error.message} (the run's dataset: run proctor grade from where the run was started)`),
         )
-  const graders = yield* Effect.mapError(makeGraderSet(options.specs), graderSetupError(options.specs))
+  const graders = yield* Effect.mapError(makeGraderSet(options.specs, judge), graderSetupError(options.specs))
   const dir = graderSetDir(options.runDir, name)
   if (existsSync(join(dir, "config.json"))) {
     const earlier = yield* readRunManifest(dir)
@@ -100,6 +122,13 @@ export const gradeRun = Effect.fn("gradeRun")(function* (options: GradeRunOption
   for (const result of (yield* openJournal(dir, config)).results()) done.add(rolloutKeyId(result))
   const source = yield* openJournal(options.runDir, stored)
   const store = yield* makeRunDirectoryStore(dir, config)
+  const judges =
+    options.interception === undefined
+      ? RunJudges.none
+      : RunJudges.make(
+          { runId: manifest.run_id, interception: options.interception, env: options.env ?? process.env },
+          (calls) => Effect.orDie(store.appendModelCalls(calls)),
+        )
   const summary = new SummaryAccumulator({
     attempts: config.attempts,
     passThreshold: config.pass_threshold,
@@ -108,31 +137,82 @@ export const gradeRun = Effect.fn("gradeRun")(function* (options: GradeRunOption
   const itemOf = itemsOf(dataset)
   const started = Date.now()
   let graded = 0
+  const gradeOne = (result: EvalResult): Effect.Effect<EvalResult> => {
+    if (result.status !== "ok") return Effect.succeed(result)
+    const input: GraderInput = { answer: answerOfFinal(result, []), item: itemOf(result) }
+    if (graders.gradeSync !== null)
+      return Effect.succeed(regraded(result, gradeSyncly(graders.gradeSync, input), dataset !== null))
+    const rollout = {
+      rolloutId: `${manifest.run_id}-${name}-${rolloutKeyId(result)}`,
+      seed: result.seed,
+      attempt: result.attempt,
+    }
+    return graders.grade(input).pipe(
+      Effect.provideService(RunJudges, judges),
+      Effect.provideService(JudgedRollout, rollout),
+      Effect.either,
+      Effect.map((outcome) => regraded(result, Either.merge(outcome), dataset !== null)),
+    )
+  }
+  // Rule sets grade one result at a time (microseconds each); a set with judges asks several at once.
+  const width = graders.judged ? Math.max(1, options.concurrency ?? config.concurrency) : 1
+  let batch: Array<EvalResult> = []
+  const flush = Effect.suspend(() => {
+    const taken = batch
+    batch = []
+    return Effect.forEach(
+      taken,
+      (result) =>
+        Effect.flatMap(gradeOne(result), (next) =>
+          Effect.zipRight(
+            store.append(next),
+            Effect.sync(() => graded++),
+          ),
+        ),
+      {
+        concurrency: width,
+        discard: true,
+      },
+    )
+  })
   for (const result of source.results()) {
     if (done.has(rolloutKeyId(result))) continue
-    let next = result
-    if (result.status === "ok") {
-      const input: GraderInput = { answer: answerOfFinal(result, []), item: itemOf(result) }
-      const outcome =
-        graders.gradeSync === null
-          ? yield* Effect.either(graders.grade(input)).pipe(Effect.map(Either.merge))
-          : gradeSyncly(graders.gradeSync, input)
-      next = regraded(result, outcome, dataset !== null)
-    }
-    yield* store.append(next)
-    graded++
+    batch.push(result)
+    if (batch.length >= width) yield* flush
   }
+  yield* flush
   // The summary is the whole set's, earlier sessions' results included: read back from the set's own journal.
-  for (const result of (yield* openJournal(dir, config)).results()) summary.add(result)
+  // Its judges' trust is read beside the run's own judges' verdicts, so a second judge's agreement with the first shows.
+  const observations = judgeObservationsOf(options.specs, judge, dataset, "")
+  const runJudges = judgeObservationsOf(stored.graders ?? [], stored.judge, dataset, `${RUN_GRADES}/`)
+  for (const result of (yield* openJournal(dir, config)).results()) {
+    summary.add(result)
+    observations.add(result)
+  }
+  if (observations.active && runJudges.active) for (const result of source.results()) runJudges.add(result)
+  // The set's judges' calls, apart from the policy's (which the set did not make).
+  const callSpending = store.callSpending === undefined ? undefined : yield* store.callSpending(() => false)
   const runSummary = summary.summarize({
     runId: manifest.run_id,
     plannedKeys: source.size,
     missingKeys: [],
     durationMs: Date.now() - started,
+    callSpending,
+    judgeTrust: observations.active ? JudgeObservations.trustOf(observations, runJudges) : undefined,
   })
   yield* store.saveSummary(runSummary)
   return { name, dir, graded, resumed: done.size, summary: runSummary }
 }, Effect.scoped)
+
+/** How the run's own verdicts are named beside a set's in the set's judge trust (`run/rubric`). */
+const RUN_GRADES = "run"
+
+const judgeObservationsOf = (
+  specs: ReadonlyArray<GraderSpec>,
+  evalJudge: JudgeSettings | undefined,
+  dataset: Dataset | null,
+  prefix: string,
+) => new JudgeObservations({ specs, evalJudge, rowOf: itemsOf(dataset), prefix })
 
 /** A rule set's verdicts without an Effect per rollout; its `GraderError` as a value. */
 const gradeSyncly = (grade: (input: GraderInput) => GradeOutcome, input: GraderInput): GradeOutcome | GraderError => {
