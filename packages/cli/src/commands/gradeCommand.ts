@@ -1,4 +1,4 @@
-import { type ConfigError, decodeGraderFlags, gradeRun } from "@proctor/core"
+import { ConfigError, decodeGraderFlags, gradeRun, loadGraderConfig } from "@proctor/core"
 import { formatSummaryText } from "@proctor/report"
 import { Effect } from "effect"
 import { ExitCode, runExitCode } from "../exitCodes.js"
@@ -6,12 +6,20 @@ import type { Io } from "../Io.js"
 import type { GradeOptions } from "../program/grade.js"
 
 /**
- * `proctor grade RUN_DIR --grader …`: a new grader set over a finished run's answers (core's `gradeRun`), its
+ * `proctor grade RUN_DIR --grader …` (or `--config FILE`, its `[[eval.graders]]`): a new grader set over a finished run's answers (core's `gradeRun`), its
  * summary printed like a run's; `proctor compare RUN_DIR RUN_DIR/grades/NAME` compares it with the run's own scores.
  */
 export const gradeCommand = (runDir: string, options: GradeOptions, io: Io): Effect.Effect<ExitCode> =>
   Effect.gen(function* () {
-    const specs = yield* decodeGraderFlags(options.grader)
+    const specs =
+      options.grader !== undefined
+        ? yield* decodeGraderFlags(options.grader)
+        : options.config !== undefined
+          ? yield* loadGraderConfig(options.config)
+          : yield* new ConfigError({
+              reason: "Missing",
+              message: "no graders: pass --grader, or --config with a file of [[eval.graders]] tables",
+            })
     const graded = yield* gradeRun({ runDir, specs, name: options.name })
     if (options.json === true) {
       io.stdout.write(

@@ -6,14 +6,15 @@ import { ConfigError } from "../config/ConfigError.js"
 import type { EvalRunConfig } from "../config/EvalRunConfig.js"
 import { type Dataset, loadDataset } from "../dataset/Dataset.js"
 import { graderSetupError } from "../dataset/DatasetRun.js"
-import { type EvalResult, rolloutKeyId } from "../result/EvalResult.js"
+import type { EvalResult } from "../result/EvalResult.js"
+import { CHEAP_BATCH_BYTES, openJournalAppender } from "../store/JournalAppender.js"
 import {
   configFromManifest,
   initRunDirectory,
-  makeRunDirectoryStore,
   openJournal,
   type RunDirectoryManifest,
   readRunManifest,
+  saveSummary,
 } from "../store/RunDirectory.js"
 import { SummaryAccumulator } from "../summary/Summary.js"
 import { answerOfFinal, itemOfFinal } from "./GradedSolver.js"
@@ -48,6 +49,8 @@ const itemsOf = (dataset: Dataset | null) => (result: EvalResult) =>
  * A stored result graded again: the set's score is its `score` (and, for task-app and agent runs, its
  * `verifier_score`, as at run time); its verdicts replace `grades`. A grader that cannot judge makes it an error.
  */
+const compareKeys = (a: EvalResult, b: EvalResult) => a.seed - b.seed || a.attempt - b.attempt
+
 const regraded = (result: EvalResult, outcome: GradeOutcome | GraderError, isDataset: boolean): EvalResult =>
   outcome instanceof GraderError
     ? {
@@ -67,8 +70,9 @@ const regraded = (result: EvalResult, outcome: GradeOutcome | GraderError, isDat
 /**
  * `proctor grade`: grades a finished run's stored answers with other graders, as a named set in the run directory
  * (`grades/{name}/`, a run directory of its own: `config.json` with the graders, `results.jsonl`, `summary.json`),
- * without calling the model. Results stream through one at a time (a 100,000-rollout run is never in memory), each
- * appended before the next is graded: killed, it resumes where it stopped. Errored rollouts are copied as they are.
+ * without calling the model. Results stream through one at a time (a 100,000-rollout run is never in memory), appended
+ * in batches when every grader is a rule (each verdict at once otherwise): killed, it resumes after the last one
+ * written. Errored rollouts are copied as they are.
  */
 export const gradeRun = Effect.fn("gradeRun")(function* (options: GradeRunOptions) {
   const name = options.name ?? defaultGraderSetName(options.specs)
@@ -96,10 +100,10 @@ export const gradeRun = Effect.fn("gradeRun")(function* (options: GradeRunOption
   } else {
     yield* initRunDirectory(dir, manifest.run_id, config)
   }
-  const done = new Set<string>()
-  for (const result of (yield* openJournal(dir, config)).results()) done.add(rolloutKeyId(result))
+  const earlier = yield* openJournal(dir, config)
   const source = yield* openJournal(options.runDir, stored)
-  const store = yield* makeRunDirectoryStore(dir, config)
+  // Rules regrade in microseconds: a kill loses a batch of them at most. A code grader or a judge writes each verdict.
+  const appender = yield* openJournalAppender(dir, graders.gradeSync === null ? 0 : CHEAP_BATCH_BYTES)
   const summary = new SummaryAccumulator({
     attempts: config.attempts,
     passThreshold: config.pass_threshold,
@@ -108,8 +112,20 @@ export const gradeRun = Effect.fn("gradeRun")(function* (options: GradeRunOption
   const itemOf = itemsOf(dataset)
   const started = Date.now()
   let graded = 0
+  // Both journals come in key order: walked side by side, a key graded by an earlier session is skipped, and the
+  // summary takes the whole set's results in key order (earlier sessions' included), as a read-back would.
+  const earlierResults = earlier.results()[Symbol.iterator]()
+  let before = earlierResults.next()
   for (const result of source.results()) {
-    if (done.has(rolloutKeyId(result))) continue
+    while (before.done !== true && compareKeys(before.value, result) < 0) {
+      summary.add(before.value)
+      before = earlierResults.next()
+    }
+    if (before.done !== true && compareKeys(before.value, result) === 0) {
+      summary.add(before.value)
+      before = earlierResults.next()
+      continue
+    }
     let next = result
     if (result.status === "ok") {
       const input: GraderInput = { answer: answerOfFinal(result, []), item: itemOf(result) }
@@ -119,19 +135,20 @@ export const gradeRun = Effect.fn("gradeRun")(function* (options: GradeRunOption
           : gradeSyncly(graders.gradeSync, input)
       next = regraded(result, outcome, dataset !== null)
     }
-    yield* store.append(next)
+    const failed = appender.append(next)
+    if (failed !== undefined) return yield* failed
+    summary.add(next)
     graded++
   }
-  // The summary is the whole set's, earlier sessions' results included: read back from the set's own journal.
-  for (const result of (yield* openJournal(dir, config)).results()) summary.add(result)
+  for (; before.done !== true; before = earlierResults.next()) summary.add(before.value)
   const runSummary = summary.summarize({
     runId: manifest.run_id,
     plannedKeys: source.size,
     missingKeys: [],
     durationMs: Date.now() - started,
   })
-  yield* store.saveSummary(runSummary)
-  return { name, dir, graded, resumed: done.size, summary: runSummary }
+  yield* saveSummary(dir, runSummary)
+  return { name, dir, graded, resumed: earlier.size, summary: runSummary }
 }, Effect.scoped)
 
 /** A rule set's verdicts without an Effect per rollout; its `GraderError` as a value. */
