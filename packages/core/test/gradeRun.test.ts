@@ -30,7 +30,7 @@ const result = (seed: number, attempt: number, padding = 0): EvalResult => ({
   cost_usd: null,
   error: seed % 17 === 5 ? "boom" : null,
   status: seed % 17 === 5 ? "error" : "ok",
-  error_kind: seed % 17 === 5 ? "model" : null,
+  error_kind: seed % 17 === 5 ? "http_5xx" : null,
   retries: 0,
   started_at: at,
   finished_at: at,
