@@ -1,10 +1,11 @@
 import {
-  type ConfigError,
+  ConfigError,
   decodeGraderFlags,
   decodeJudgeFlag,
   gradeRun,
   Interceptor,
   isModelGraderSpec,
+  loadGraderConfig,
   loadPricingFile,
   Pricing,
   serveInterceptor,
@@ -16,12 +17,20 @@ import type { Io } from "../Io.js"
 import type { GradeOptions } from "../program/grade.js"
 
 /**
- * `proctor grade RUN_DIR --grader …`: a new grader set over a finished run's answers (core's `gradeRun`), its
+ * `proctor grade RUN_DIR --grader …` (or `--config FILE`, its `[[eval.graders]]`): a new grader set over a finished run's answers (core's `gradeRun`), its
  * summary printed like a run's; `proctor compare RUN_DIR RUN_DIR/grades/NAME` compares it with the run's own scores.
  */
 export const gradeCommand = (runDir: string, options: GradeOptions, io: Io): Effect.Effect<ExitCode> =>
   Effect.gen(function* () {
-    const specs = yield* decodeGraderFlags(options.grader)
+    const specs =
+      options.grader !== undefined
+        ? yield* decodeGraderFlags(options.grader)
+        : options.config !== undefined
+          ? yield* loadGraderConfig(options.config)
+          : yield* new ConfigError({
+              reason: "Missing",
+              message: "no graders: pass --grader, or --config with a file of [[eval.graders]] tables",
+            })
     const judge = options.judge === undefined ? undefined : yield* decodeJudgeFlag(options.judge)
     // Model graders ask their judge through an interceptor of the command's own, so each call is traced and priced.
     const interception = specs.some(isModelGraderSpec)

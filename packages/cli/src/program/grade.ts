@@ -6,9 +6,12 @@ import type { RunCommand } from "./RunCommand.js"
 export const gradeFlags = {
   grader: parsed(
     "--grader <spec>",
-    'a grader: a type (equals) or an inline TOML table ({ type = "numeric", tolerance = 0.01 }); repeatable',
+    'a grader: a type (equals) or an inline TOML table ({ type = "numeric", tolerance = 0.01 }); repeatable; replaces --config\'s',
     repeatableFlag,
-    { required: true },
+  ),
+  config: text(
+    "--config <file>",
+    "a TOML file whose [[eval.graders]] tables are the graders (its other keys are not read)",
   ),
   name: text("--name <name>", "the grader set's name (default: its graders' names joined by +)"),
   judge: text(

@@ -384,3 +384,17 @@ export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: Ev
     warnings,
   }
 })
+
+/**
+ * The graders of a config file's `[[eval.graders]]` tables (`proctor grade --config`): read and checked as `proctor
+ * eval` reads them, its other keys ignored. A file without graders is a problem naming the file.
+ */
+export const loadGraderConfig = Effect.fn("loadEvalConfig.graders")(function* (path: string) {
+  const file = yield* loadToml(path)
+  if (file.section.graders !== undefined) return file.section.graders
+  const misplaced = file.setElsewhere(["graders"])
+  return yield* new ConfigError({
+    reason: "Missing",
+    message: misplaced ?? `${path}: no graders: add [[eval.graders]] tables`,
+  })
+})

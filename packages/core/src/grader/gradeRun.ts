@@ -13,6 +13,7 @@ import { JudgeObservations } from "../judge/JudgeObservations.js"
 import type { JudgeSettings } from "../judge/JudgeSettings.js"
 import { RunJudges } from "../judge/RunJudges.js"
 import { type EvalResult, rolloutKeyId } from "../result/EvalResult.js"
+import { CHEAP_BATCH_BYTES, openJournalAppender } from "../store/JournalAppender.js"
 import {
   configFromManifest,
   initRunDirectory,
@@ -20,6 +21,7 @@ import {
   openJournal,
   type RunDirectoryManifest,
   readRunManifest,
+  saveSummary,
 } from "../store/RunDirectory.js"
 import { SummaryAccumulator } from "../summary/Summary.js"
 import { answerOfFinal, itemOfFinal } from "./GradedSolver.js"
@@ -65,6 +67,8 @@ const itemsOf = (dataset: Dataset | null) => (result: EvalResult) =>
  * A stored result graded again: the set's score is its `score` (and, for task-app and agent runs, its
  * `verifier_score`, as at run time); its verdicts replace `grades`. A grader that cannot judge makes it an error.
  */
+const compareKeys = (a: EvalResult, b: EvalResult) => a.seed - b.seed || a.attempt - b.attempt
+
 const regraded = (
   result: EvalResult,
   outcome: GradeOutcome | GraderError | JudgeError,
@@ -88,8 +92,9 @@ const regraded = (
 /**
  * `proctor grade`: grades a finished run's stored answers with other graders, as a named set in the run directory
  * (`grades/{name}/`, a run directory of its own: `config.json` with the graders, `results.jsonl`, `summary.json`),
- * without calling the model. Results stream through one at a time (a 100,000-rollout run is never in memory), each
- * appended before the next is graded: killed, it resumes where it stopped. Errored rollouts are copied as they are.
+ * without calling the model. Results stream through one at a time (a 100,000-rollout run is never in memory), appended
+ * in batches when every grader is a rule (each verdict at once otherwise): killed, it resumes after the last one
+ * written. Errored rollouts are copied as they are.
  */
 export const gradeRun = Effect.fn("gradeRun")(function* (options: GradeRunOptions) {
   const name = options.name ?? defaultGraderSetName(options.specs)
@@ -118,30 +123,31 @@ export const gradeRun = Effect.fn("gradeRun")(function* (options: GradeRunOption
   } else {
     yield* initRunDirectory(dir, manifest.run_id, config)
   }
-  const done = new Set<string>()
-  for (const result of (yield* openJournal(dir, config)).results()) done.add(rolloutKeyId(result))
+  const earlier = yield* openJournal(dir, config)
   const source = yield* openJournal(options.runDir, stored)
-  const store = yield* makeRunDirectoryStore(dir, config)
-  const judges =
-    options.interception === undefined
-      ? RunJudges.none
-      : RunJudges.make(
-          { runId: manifest.run_id, interception: options.interception, env: options.env ?? process.env },
-          (calls) => Effect.orDie(store.appendModelCalls(calls)),
-        )
+  // Rules regrade in microseconds: a kill loses a batch of them at most. A code grader or a judge writes each verdict.
+  const appender = yield* openJournalAppender(dir, graders.gradeSync === null ? 0 : CHEAP_BATCH_BYTES)
   const summary = new SummaryAccumulator({
     attempts: config.attempts,
     passThreshold: config.pass_threshold,
     clusterBy: config.cluster_by,
   })
   const itemOf = itemsOf(dataset)
-  const started = Date.now()
-  let graded = 0
+  // A set's judges store their calls in the set's own model_calls.jsonl, counted apart in its summary.
+  const calls = graders.judged ? yield* makeRunDirectoryStore(dir, config) : null
+  const judges =
+    calls === null || options.interception === undefined
+      ? RunJudges.none
+      : RunJudges.make(
+          { runId: manifest.run_id, interception: options.interception, env: options.env ?? process.env },
+          (recorded) => Effect.orDie(calls.appendModelCalls(recorded)),
+        )
   const gradeOne = (result: EvalResult): Effect.Effect<EvalResult> => {
     if (result.status !== "ok") return Effect.succeed(result)
     const input: GraderInput = { answer: answerOfFinal(result, []), item: itemOf(result) }
-    if (graders.gradeSync !== null)
+    if (graders.gradeSync !== null) {
       return Effect.succeed(regraded(result, gradeSyncly(graders.gradeSync, input), dataset !== null))
+    }
     const rollout = {
       rolloutId: `${manifest.run_id}-${name}-${rolloutKeyId(result)}`,
       seed: result.seed,
@@ -154,44 +160,53 @@ export const gradeRun = Effect.fn("gradeRun")(function* (options: GradeRunOption
       Effect.map((outcome) => regraded(result, Either.merge(outcome), dataset !== null)),
     )
   }
-  // Rule sets grade one result at a time (microseconds each); a set with judges asks several at once.
-  const width = graders.judged ? Math.max(1, options.concurrency ?? config.concurrency) : 1
-  let batch: Array<EvalResult> = []
-  const flush = Effect.suspend(() => {
-    const taken = batch
-    batch = []
-    return Effect.forEach(
-      taken,
-      (result) =>
-        Effect.flatMap(gradeOne(result), (next) =>
-          Effect.zipRight(
-            store.append(next),
-            Effect.sync(() => graded++),
-          ),
-        ),
-      {
-        concurrency: width,
-        discard: true,
-      },
-    )
-  })
-  for (const result of source.results()) {
-    if (done.has(rolloutKeyId(result))) continue
-    batch.push(result)
-    if (batch.length >= width) yield* flush
-  }
-  yield* flush
-  // The summary is the whole set's, earlier sessions' results included: read back from the set's own journal.
-  // Its judges' trust is read beside the run's own judges' verdicts, so a second judge's agreement with the first shows.
+  // The set's judges' verdicts, beside the run's own judges' (named `run/…`): a second judge's agreement shows.
   const observations = judgeObservationsOf(options.specs, judge, dataset, "")
   const runJudges = judgeObservationsOf(stored.graders ?? [], stored.judge, dataset, `${RUN_GRADES}/`)
-  for (const result of (yield* openJournal(dir, config)).results()) {
+  const take = (result: EvalResult) => {
     summary.add(result)
     observations.add(result)
   }
-  if (observations.active && runJudges.active) for (const result of source.results()) runJudges.add(result)
+  const started = Date.now()
+  let graded = 0
+  // Rules grade one result at a time (microseconds each); a set with judges asks several at once, appended in order.
+  const width = graders.judged ? Math.max(1, options.concurrency ?? config.concurrency) : 1
+  let pending: Array<EvalResult> = []
+  const flush = Effect.suspend(() => {
+    const taken = pending
+    pending = []
+    return Effect.flatMap(Effect.forEach(taken, gradeOne, { concurrency: width }), (nexts) => {
+      for (const next of nexts) {
+        const failed = appender.append(next)
+        if (failed !== undefined) return failed
+        take(next)
+        graded++
+      }
+      return Effect.void
+    })
+  })
+  // Both journals come in key order: walked side by side, a key graded by an earlier session is skipped, and the
+  // summary takes the whole set's results in key order (earlier sessions' included), as a read-back would.
+  const earlierResults = earlier.results()[Symbol.iterator]()
+  let before = earlierResults.next()
+  for (const result of source.results()) {
+    if (runJudges.active) runJudges.add(result)
+    while (before.done !== true && compareKeys(before.value, result) < 0) {
+      take(before.value)
+      before = earlierResults.next()
+    }
+    if (before.done !== true && compareKeys(before.value, result) === 0) {
+      take(before.value)
+      before = earlierResults.next()
+      continue
+    }
+    pending.push(result)
+    if (pending.length >= width) yield* flush
+  }
+  yield* flush
+  for (; before.done !== true; before = earlierResults.next()) take(before.value)
   // The set's judges' calls, apart from the policy's (which the set did not make).
-  const callSpending = store.callSpending === undefined ? undefined : yield* store.callSpending(() => false)
+  const callSpending = calls?.callSpending === undefined ? undefined : yield* calls.callSpending(() => false)
   const runSummary = summary.summarize({
     runId: manifest.run_id,
     plannedKeys: source.size,
@@ -200,8 +215,8 @@ export const gradeRun = Effect.fn("gradeRun")(function* (options: GradeRunOption
     callSpending,
     judgeTrust: observations.active ? JudgeObservations.trustOf(observations, runJudges) : undefined,
   })
-  yield* store.saveSummary(runSummary)
-  return { name, dir, graded, resumed: done.size, summary: runSummary }
+  yield* saveSummary(dir, runSummary)
+  return { name, dir, graded, resumed: earlier.size, summary: runSummary }
 }, Effect.scoped)
 
 /** How the run's own verdicts are named beside a set's in the set's judge trust (`run/rubric`). */
