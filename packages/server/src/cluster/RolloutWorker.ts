@@ -11,12 +11,13 @@ import {
   type PricingOverrides,
   ResultStore,
   type RunControl,
+  type RunEvent,
   rolloutWithRetries,
   Solver as SolverTag,
   StoreError,
 } from "@proctor/core"
 import { Worker } from "bullmq"
-import { Context, Effect, Exit, Fiber, Layer, Option, Runtime, Scope } from "effect"
+import { Context, Effect, Exit, Fiber, Layer, Option, PubSub, Queue, Runtime, Scope } from "effect"
 import Fastify from "fastify"
 import { INTERCEPTOR_PREFIX, registerInterceptorRoutes } from "../api/interceptorRoutes.js"
 import { redisRateGate } from "../interceptor/redisRateGate.js"
@@ -26,7 +27,7 @@ import type { JobEvent } from "../jobs/JobEvent.js"
 import { JobRuntime, type JobRuntimeOptions } from "../jobs/JobRuntime.js"
 import { isTerminal } from "../jobs/JobStatus.js"
 import { JobStore } from "../jobs/JobStore.js"
-import { withoutTrace } from "../jobs/jobEventOf.js"
+import { jobEventOf, withoutTrace } from "../jobs/jobEventOf.js"
 import { jobServicesLayer } from "../jobs/jobServicesLayer.js"
 import { RolloutStore, type RolloutStoreService } from "../jobs/RolloutStore.js"
 import { SandboxRuntimes } from "../jobs/SandboxRuntimes.js"
@@ -181,6 +182,33 @@ export const rolloutWorker = (
       (bus) => Effect.promise(() => bus.close()),
     )
     const contexts = new Map<string, Promise<JobContext | null>>()
+    // Results and their events go out in bursts: one statement and one Redis message for many rollouts.
+    const commits = new Batcher((batch: ReadonlyArray<{ jobId: string; result: EvalResult }>) =>
+      run(cluster.commitResults(batch)),
+    )
+    const events = new Batcher((batch: ReadonlyArray<JobEvent>) =>
+      bus.publishEvents(batch).then(() => batch.map(() => undefined)),
+    )
+
+    /**
+     * The job's run events as its subscribers hear them (its agent rollouts' steps, its retries), published by a fiber
+     * of the job's scope: a rollout never waits for Redis.
+     */
+    const runEventsOf = (jobId: string, scope: Scope.Scope) =>
+      Effect.gen(function* () {
+        const runEvents = yield* PubSub.unbounded<RunEvent>()
+        const subscription = yield* Scope.extend(PubSub.subscribe(runEvents), scope)
+        const forward = (batch: Iterable<RunEvent>) =>
+          Effect.promise(() =>
+            Promise.all(
+              Array.from(batch, (event) => jobEventOf(jobId, event))
+                .filter((event) => event !== null)
+                .map((event) => events.submit(event).catch(() => undefined)),
+            ),
+          )
+        yield* Effect.forkIn(Effect.forever(Effect.flatMap(Queue.takeBetween(subscription, 1, 1024), forward)), scope)
+        return runEvents
+      })
 
     /**
      * A job this worker cannot open (its config or secrets unreadable, an agent job's tasks or runtime missing on this
@@ -216,8 +244,11 @@ export const rolloutWorker = (
           config,
           solver: Context.get(context, SolverTag),
           control,
+          events: yield* runEventsOf(jobId, scope),
           backoff: options.backoff ?? defaultBackoff,
           recordSteps: (steps) => Effect.orDie(rollouts.appendSteps(jobId, steps)),
+          // A command-line agent's own output, kept with the job as the embedded runner keeps it.
+          recordAgentEvents: (events) => Effect.orDie(rollouts.appendAgentEvents(jobId, events)),
         })
         // An agent job's results name their task, as the embedded runner's do.
         const run =
@@ -278,13 +309,6 @@ export const rolloutWorker = (
       (unlisten) => Effect.sync(unlisten),
     )
 
-    // Results and their events go out in bursts: one statement and one Redis message for many rollouts.
-    const commits = new Batcher((batch: ReadonlyArray<{ jobId: string; result: EvalResult }>) =>
-      run(cluster.commitResults(batch)),
-    )
-    const events = new Batcher((batch: ReadonlyArray<JobEvent>) =>
-      bus.publishEvents(batch).then(() => batch.map(() => undefined)),
-    )
     let committed = 0
     let handingBack = false
     const processRollout = async (job: { data: RolloutMessage }) => {

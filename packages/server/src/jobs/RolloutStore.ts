@@ -1,5 +1,6 @@
 import { SqlClient, type SqlError } from "@effect/sql"
 import {
+  type AgentTrajectoryEvent,
   decodeModelCalls,
   type EvalResult,
   encodeModelCalls,
@@ -81,6 +82,16 @@ export interface RolloutStoreService {
   readonly appendSteps: (jobId: string, steps: ReadonlyArray<RolloutStep>) => Effect.Effect<void, JobStoreError>
   /** A key's steps, every try's, in the order they happened. */
   readonly stepsOf: (jobId: string, key: RolloutCursor) => Effect.Effect<ReadonlyArray<RolloutStep>, JobStoreError>
+  /** Command-line agents' own output as it arrives; an event stored again (same rollout, try and index) is kept once. */
+  readonly appendAgentEvents: (
+    jobId: string,
+    events: ReadonlyArray<AgentTrajectoryEvent>,
+  ) => Effect.Effect<void, JobStoreError>
+  /** A key's agent events, every try's, in the order they were written. */
+  readonly agentEventsOf: (
+    jobId: string,
+    key: RolloutCursor,
+  ) => Effect.Effect<ReadonlyArray<AgentTrajectoryEvent>, JobStoreError>
 }
 
 interface PageRow {
@@ -337,6 +348,39 @@ export const makeRolloutStore = Effect.gen(function* () {
               new JobStoreError({
                 reason: "Corrupt",
                 message: `steps of job ${jobId} seed ${key.seed} attempt ${key.attempt}: a stored step is not JSON`,
+              }),
+          }),
+        ),
+      ),
+    appendAgentEvents: (jobId, events) =>
+      events.length === 0
+        ? Effect.void
+        : sql`INSERT INTO agent_events (job_id, rollout_id, retry, event_index, seed, attempt, event_json)
+            VALUES ${sql.csv(
+              events.map(
+                (event) =>
+                  sql`(${jobId}, ${event.rollout_id}, ${event.retry}, ${event.index}, ${event.seed}, ${event.attempt},
+                    ${JSON.stringify(event)})`,
+              ),
+            )}
+            ON CONFLICT (job_id, rollout_id, retry, event_index) DO NOTHING`.pipe(
+            Effect.asVoid,
+            Effect.mapError(jobStoreError("cannot store agent events")),
+          ),
+    agentEventsOf: (jobId, key) =>
+      sql<{ event_json: string }>`SELECT event_json FROM agent_events
+        WHERE job_id = ${jobId} AND seed = ${key.seed} AND attempt = ${key.attempt}`.pipe(
+        Effect.mapError(jobStoreError("cannot read agent events")),
+        Effect.flatMap((rows) =>
+          Effect.try({
+            try: () =>
+              rows
+                .map((row) => JSON.parse(row.event_json) as AgentTrajectoryEvent)
+                .sort((a, b) => a.at.localeCompare(b.at) || a.retry - b.retry || a.index - b.index),
+            catch: () =>
+              new JobStoreError({
+                reason: "Corrupt",
+                message: `agent events of job ${jobId} seed ${key.seed} attempt ${key.attempt}: a stored event is not JSON`,
               }),
           }),
         ),
