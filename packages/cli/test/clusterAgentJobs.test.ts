@@ -1,7 +1,7 @@
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { type Cluster, killAll, startCluster, waitUntil } from "../../server/test/cluster.harness.js"
 import { readEvents } from "../../server/test/api.harness.js"
+import { type Cluster, killAll, startCluster, waitUntil } from "../../server/test/cluster.harness.js"
 import { agentRunFixture } from "./fixtures/agentRuns.js"
 import { cleanEnv, repoRoot, startCli } from "./fixtures/harness.js"
 
@@ -13,7 +13,13 @@ import { cleanEnv, repoRoot, startCli } from "./fixtures/harness.js"
  */
 
 const TASKS = join(repoRoot, "examples/tasks")
-const TASK_IDS = ["find-the-secret", "hello-file", "memory-hog", "reverse-words", "sum-numbers"]
+/**
+ * The example tasks but `memory-hog` (seed 2): its sandbox has 64 MB, which the agent's own program shares with the
+ * command it runs, so the kernel kills the agent (exit 137) as it would in an embedded run; that is the task's point
+ * for the built-in agent, whose loop runs outside the sandbox.
+ */
+const SEEDS = [0, 1, 3, 4]
+const TASK_IDS = ["find-the-secret", "hello-file", "reverse-words", "sum-numbers"]
 const API = { codex: "responses", "claude-code": "messages" } as const
 
 const shared = agentRunFixture("cluster-agent-jobs")
@@ -40,6 +46,8 @@ interface Row {
 
 interface Call {
   readonly api: string
+  readonly outcome: string
+  readonly error: string | null
   readonly usage: { readonly prompt_tokens: number | null; readonly completion_tokens: number | null } | null
   readonly cost_usd: number | null
 }
@@ -51,7 +59,7 @@ describe("command-line agents as jobs of a job server with a worker", () => {
     }, async () => {
       const cli = startCli(
         [
-          ...["eval", "--tasks", TASKS, "--agent", agent, "--sandbox", "bwrap"],
+          ...["eval", "--tasks", TASKS, "--seeds", SEEDS.join(","), "--agent", agent, "--sandbox", "bwrap"],
           ...["--model", "baseline", "--inference-url", shared.model.url, "--max-turns", "6", "--max-retries", "0"],
           ...["--backend", cluster.apis[0]!.url],
         ],
@@ -62,11 +70,11 @@ describe("command-line agents as jobs of a job server with a worker", () => {
       // Followed from its submission: the first sandbox takes longer to set up than this takes to connect.
       const streamed = readEvents(`${cluster.apis[0]!.url}/api/eval/jobs/${jobId}/events/stream`, cluster.key)
       const exited = await cli.done
-      expect(exited.code, exited.stderr).toBe(0)
 
       const { body } = await api.get<{ results: ReadonlyArray<Row> }>(`/api/eval/jobs/${jobId}/results`)
       expect(body.results.map((row) => row.task_id).sort()).toEqual(TASK_IDS)
       for (const row of body.results) expect(row.error_kind, `${row.task_id}: ${row.error}`).toBeNull()
+      expect(exited.code, exited.stderr).toBe(0)
       // The two tasks the baseline model's hints solve.
       const scores = Object.fromEntries(body.results.map((row) => [row.task_id, row.score]))
       expect(scores).toMatchObject({ "hello-file": 1, "sum-numbers": 1 })
@@ -79,6 +87,11 @@ describe("command-line agents as jobs of a job server with a worker", () => {
         expect(rollout.body.calls.length, row.task_id).toBeGreaterThan(0)
         for (const call of rollout.body.calls) {
           expect(call.api).toBe(API[agent])
+          // The call past --max-turns is refused by the interceptor, in the API's own error shape: nothing spent.
+          if (call.outcome === "error") {
+            expect(call.error).toContain("proctor_limit max_turns")
+            continue
+          }
           expect(call.usage?.prompt_tokens).toBeGreaterThan(0)
           expect(call.usage?.completion_tokens).toBeGreaterThan(0)
           expect(call.cost_usd).toBeGreaterThan(0)
@@ -93,7 +106,7 @@ describe("command-line agents as jobs of a job server with a worker", () => {
         // And its timeline: the model's turns, one a call.
         const steps = await api.get<{ steps: ReadonlyArray<{ kind: string }> }>(`${view}/${row.seed}/0/steps`)
         expect(steps.body.steps.filter((step) => step.kind === "model").length).toBeGreaterThanOrEqual(
-          rollout.body.calls.filter((call) => call.usage !== null).length,
+          rollout.body.calls.filter((call) => call.outcome === "ok").length,
         )
       }
 
@@ -105,7 +118,7 @@ describe("command-line agents as jobs of a job server with a worker", () => {
       expect(modelSteps.length).toBeGreaterThan(0)
       for (const event of stepEvents) {
         expect(typeof event.data.summary).toBe("string")
-        expect(TASK_IDS.map((_, seed) => seed)).toContain(event.data.seed)
+        expect(SEEDS).toContain(event.data.seed)
       }
       // Before the rollout it belongs to is reported finished.
       const firstStep = events.findIndex((event) => event.type === "rollout.step")

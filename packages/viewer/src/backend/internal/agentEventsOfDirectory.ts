@@ -15,7 +15,10 @@ export const agentEventsOfDirectory = (dir: string, seed: number, attempt: numbe
       const path = join(dir, AGENT_EVENTS_FILE)
       const events: Array<AgentTrajectoryEvent> = []
       if (!existsSync(path)) return events
-      for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Number.POSITIVE_INFINITY })) {
+      for await (const line of createInterface({
+        input: createReadStream(path),
+        crlfDelay: Number.POSITIVE_INFINITY,
+      })) {
         if (line === "") continue
         // A line being appended as it is read is not whole yet: the next read has it.
         let event: AgentTrajectoryEvent
