@@ -24,6 +24,7 @@ import { redisRateGate } from "../interceptor/redisRateGate.js"
 import { serverInterceptorLayer } from "../interceptor/serverInterceptorLayer.js"
 import { JobDatabase } from "../jobs/JobDatabase.js"
 import type { JobEvent } from "../jobs/JobEvent.js"
+import { JobPendingRolloutsLayer } from "../jobs/JobPendingRollouts.js"
 import { JobRuntime, type JobRuntimeOptions } from "../jobs/JobRuntime.js"
 import { isTerminal } from "../jobs/JobStatus.js"
 import { JobStore } from "../jobs/JobStore.js"
@@ -36,7 +37,7 @@ import { orStartError, type StartError } from "../lifetime/StartError.js"
 import { ClusterBus, type ClusterSettings, ROLLOUT_QUEUE, redisConnection, workersKey } from "./ClusterBus.js"
 import { ClusterStore } from "./ClusterStore.js"
 import { Batcher } from "./internal/Batcher.js"
-import type { RolloutMessage } from "./RolloutKey.js"
+import { queueJobId, type RolloutMessage } from "./RolloutKey.js"
 import { readLiveWorkers, WORKER_BEAT_MS, type WorkerBeat } from "./WorkerBeat.js"
 
 export interface RolloutWorkerOptions extends JobRuntimeOptions {
@@ -182,6 +183,8 @@ export const rolloutWorker = (
       (bus) => Effect.promise(() => bus.close()),
     )
     const contexts = new Map<string, Promise<JobContext | null>>()
+    /** Rollouts running here that were delivered before (by their `queueJobId`). */
+    const redelivered = new Set<string>()
     // Results and their events go out in bursts: one statement and one Redis message for many rollouts.
     const commits = new Batcher((batch: ReadonlyArray<{ jobId: string; result: EvalResult }>) =>
       run(cluster.commitResults(batch)),
@@ -234,8 +237,14 @@ export const rolloutWorker = (
         }
         const { config, solver, agent } = opened.right
         const scope = yield* Scope.make()
+        // A task app's async rollouts are held in PostgreSQL: a key a killed worker had is polled again here.
+        const pendingRollouts = JobPendingRolloutsLayer(rollouts, jobId, (key) =>
+          redelivered.has(queueJobId({ job_id: jobId, ...key })),
+        )
         const context = yield* Layer.buildWithScope(
-          solver.pipe(Layer.provide(Layer.succeed(ResultStore, modelCallStore(rollouts, jobId)))),
+          solver.pipe(
+            Layer.provide(Layer.merge(Layer.succeed(ResultStore, modelCallStore(rollouts, jobId)), pendingRollouts)),
+          ),
           scope,
         )
         const control = makeRunControl()
@@ -311,11 +320,16 @@ export const rolloutWorker = (
 
     let committed = 0
     let handingBack = false
-    const processRollout = async (job: { data: RolloutMessage }) => {
+    const processRollout = async (job: { data: RolloutMessage; attemptsStarted: number }) => {
       const { job_id: jobId, seed, attempt } = job.data
       const ctx = await contextOf(jobId)
       if (ctx === null || handingBack) return "skipped"
-      const result = await run(Effect.raceFirst(ctx.run({ seed, attempt }), Effect.as(ctx.control.cancelled, null)))
+      // Delivered before (its worker died, or the dispatcher found it lost): whoever had it may have left it with the app.
+      const queued = queueJobId(job.data)
+      if (job.attemptsStarted > 1 || job.data.redelivery === true) redelivered.add(queued)
+      const result = await run(
+        Effect.raceFirst(ctx.run({ seed, attempt }), Effect.as(ctx.control.cancelled, null)),
+      ).finally(() => redelivered.delete(queued))
       if (result === null) return "abandoned"
       if (!(await commits.submit({ jobId, result }))) {
         bus.incrementStat("rollouts_rerun")

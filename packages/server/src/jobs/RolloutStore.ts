@@ -5,6 +5,7 @@ import {
   type EvalResult,
   encodeModelCalls,
   type ModelCall,
+  type PendingRollout,
   type RolloutStep,
   rolloutKeyId,
 } from "@proctor/core"
@@ -87,6 +88,18 @@ export interface RolloutStoreService {
     jobId: string,
     events: ReadonlyArray<AgentTrajectoryEvent>,
   ) => Effect.Effect<void, JobStoreError>
+  /** A task-app rollout answered in the async form, held until it settles (`PendingRollouts.hold`). */
+  readonly holdAsyncRollout: (
+    jobId: string,
+    key: RolloutCursor,
+    pending: PendingRollout,
+  ) => Effect.Effect<void, JobStoreError>
+  readonly releaseAsyncRollout: (jobId: string, key: RolloutCursor) => Effect.Effect<void, JobStoreError>
+  /** The rollouts a job's task app still holds: every one, or only `key`'s. */
+  readonly heldAsyncRollouts: (
+    jobId: string,
+    key: RolloutCursor | null,
+  ) => Effect.Effect<ReadonlyArray<RolloutCursor & { readonly pending: PendingRollout }>, JobStoreError>
   /** A key's agent events, every try's, in the order they were written. */
   readonly agentEventsOf: (
     jobId: string,
@@ -351,6 +364,43 @@ export const makeRolloutStore = Effect.gen(function* () {
               }),
           }),
         ),
+      ),
+    holdAsyncRollout: (jobId, key, pending) =>
+      sql`INSERT INTO async_rollouts (job_id, seed, attempt, app_rollout_id, status_path, accepted_at_ms)
+        VALUES (${jobId}, ${key.seed}, ${key.attempt}, ${pending.appRolloutId}, ${pending.statusPath},
+          ${pending.acceptedAtMs})
+        ON CONFLICT (job_id, seed, attempt) DO UPDATE SET app_rollout_id = excluded.app_rollout_id,
+          status_path = excluded.status_path, accepted_at_ms = excluded.accepted_at_ms`.pipe(
+        Effect.asVoid,
+        Effect.mapError(jobStoreError("cannot hold the async rollout")),
+      ),
+    releaseAsyncRollout: (jobId, key) =>
+      sql`DELETE FROM async_rollouts WHERE job_id = ${jobId} AND seed = ${key.seed} AND attempt = ${key.attempt}`.pipe(
+        Effect.asVoid,
+        Effect.mapError(jobStoreError("cannot release the async rollout")),
+      ),
+    heldAsyncRollouts: (jobId, key) =>
+      sql<{
+        seed: number | string
+        attempt: number | string
+        app_rollout_id: string
+        status_path: string
+        accepted_at_ms: number | string
+      }>`SELECT seed, attempt, app_rollout_id, status_path, accepted_at_ms FROM async_rollouts
+        WHERE job_id = ${jobId}
+          ${key === null ? sql.literal("") : sql`AND seed = ${key.seed} AND attempt = ${key.attempt}`}`.pipe(
+        Effect.map((rows) =>
+          rows.map((row) => ({
+            seed: num(row.seed),
+            attempt: num(row.attempt),
+            pending: {
+              appRolloutId: row.app_rollout_id,
+              statusPath: row.status_path,
+              acceptedAtMs: num(row.accepted_at_ms),
+            },
+          })),
+        ),
+        Effect.mapError(jobStoreError("cannot read async rollouts")),
       ),
     appendAgentEvents: (jobId, events) =>
       events.length === 0
