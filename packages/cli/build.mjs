@@ -183,6 +183,30 @@ const [cli, bin, evalBundle] = await Promise.all([
   build({ ...commonJs, entryPoints: { bin: "src/bin.ts" }, outExtension: { ".js": ".cjs" }, banner: {} }),
   build(evalScript),
 ])
+/**
+ * A script read as UTF-8 with one character outside ASCII becomes a two-byte string in V8: the eval script's 3.8 MB
+ * were decoded into 7.6 MB of heap, and every stack trace's line numbers were computed over them (effect formats one
+ * as it loads). esbuild escapes strings and identifiers but leaves regular expression literals as written (liquidjs'
+ * and js-rouge's hold quotes and accented letters), so the scripts' last non-ASCII characters are escaped here, before
+ * their code caches are made: `\uXXXX` means the same character in a regular expression, string or template, and a
+ * backslash before the character (an identity escape, `\é`) is dropped with it. Columns after an escape on its line
+ * are a few characters off in the source map (a handful of lines of vendored regular expressions).
+ */
+const escapeNonAscii = (file) => {
+  const source = readFileSync(file, "utf8")
+  let escaped = ""
+  let from = 0
+  for (let at = 0; at < source.length; at++) {
+    const code = source.charCodeAt(at)
+    if (code < 0x80) continue
+    let backslashes = 0
+    while (source[at - 1 - backslashes] === "\\") backslashes++
+    escaped += source.slice(from, backslashes % 2 === 1 ? at - 1 : at) + `\\u${code.toString(16).padStart(4, "0")}`
+    from = at + 1
+  }
+  if (from > 0) writeFileSync(file, escaped + source.slice(from))
+}
+for (const script of ["eval-script.js", "program-script.js"]) escapeNonAscii(new URL(script, dist))
 const bundles = [program, cli, bin, evalBundle]
 const metafile = {
   inputs: Object.assign({}, ...bundles.map((bundle) => bundle.metafile.inputs)),

@@ -98,8 +98,15 @@ const isJson: RuleGrader = ({ answer }) => {
   return parsed.ok ? verdict(true) : verdict(false, "not JSON")
 }
 
-/** One ajv for the process: it caches compiled schemas by their content. */
-const ajv = new Ajv({ allErrors: false, strict: false })
+/**
+ * One ajv for the process: it caches compiled schemas by their content. Made by the first JSON-schema grader, not
+ * when this module loads: every `proctor eval` loads it, few runs grade with a schema.
+ */
+let ajv: Ajv | undefined
+const sharedAjv = (): Ajv => {
+  ajv ??= new Ajv({ allErrors: false, strict: false })
+  return ajv
+}
 
 const jsonSchema = (name: string, spec: typeof JsonSchemaGrader.Type): RuleGrader => {
   let schema: unknown = spec.schema
@@ -117,9 +124,9 @@ const jsonSchema = (name: string, spec: typeof JsonSchemaGrader.Type): RuleGrade
   if (schema === undefined) {
     throw new GraderError({ reason: "Unloadable", grader: name, message: "give `schema` or `schema_file`" })
   }
-  let validate: ReturnType<typeof ajv.compile>
+  let validate: ReturnType<Ajv["compile"]>
   try {
-    validate = ajv.compile(schema as object)
+    validate = sharedAjv().compile(schema as object)
   } catch (error) {
     throw new GraderError({ reason: "Unloadable", grader: name, message: `schema: ${(error as Error).message}` })
   }

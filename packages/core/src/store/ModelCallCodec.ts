@@ -114,14 +114,16 @@ const encodeOne = (call: ModelCall, base: Seen): { readonly stored: StoredModelC
  * one list holds decodes on its own.
  */
 export const encodeModelCalls = (calls: ReadonlyArray<ModelCall>): Array<StoredModelCall> => {
-  const previous = new Map<string, Seen>()
+  // A rollout's first call, as text only once a second call needs it: most rollouts make one call (a task app's
+  // single turn), and turning its conversation into text would be work for nothing.
+  const previous = new Map<string, Seen | ModelCall>()
   return calls.map((call) => {
     const base = previous.get(call.rollout_id)
     if (base === undefined) {
-      previous.set(call.rollout_id, seenAlone(call))
+      previous.set(call.rollout_id, call)
       return call
     }
-    const { stored, seen } = encodeOne(call, base)
+    const { stored, seen } = encodeOne(call, "entries" in base ? base : seenAlone(base))
     previous.set(call.rollout_id, seen)
     return stored
   })
