@@ -56,7 +56,7 @@ export const importedSettings = Effect.fn("Import.settings")(function* (keys: Im
   return {
     url: importedUrlOf(keys) ?? "",
     section: {
-      app_id: imported.name,
+      app_id: imported.name.replace(/[^\w.-]+/g, "-"),
       seeds: imported.rows.map((_, index) => index),
       ...(model === undefined ? {} : { model }),
       policy_config: <EvalTomlSection["policy_config"] & object>{
