@@ -37,6 +37,12 @@ const UNSUPPORTED_WHY: Readonly<Record<string, string>> = {
   "contains-json": "proctor's graders check whole answers as JSON (is-json), not JSON found inside text",
   "assert-set": "nested assertion sets are not mapped yet",
   levenshtein: "promptfoo passes on an edit distance in characters; proctor's fuzzy similarity is a ratio",
+  ...Object.fromEntries(
+    ["llm-rubric", "factuality", "model-graded-factuality", "model-graded-closedqa", "g-eval"].map((type) => [
+      type,
+      "model-graded assertions are not mapped onto proctor's model graders (rubric, label, fact) yet",
+    ]),
+  ),
 }
 
 /** promptfoo's comma-separated list (`"a, b, \"c, d\""`): items trimmed, double quotes keep commas in. */
