@@ -51,6 +51,9 @@ describe("--from-promptfoo", () => {
     expect(
       refusal(config("  - vars: { word: hi }\n    assert: [{ type: javascript, value: 'output.length > 1' }]\n")),
     ).toMatch(/^tests\[0\]\.assert\[0\]\.type: "javascript" is not supported/)
+    expect(refusal(config("  - vars: { word: hi }\n    assert: [{ type: llm-rubric, value: is polite }]\n"))).toMatch(
+      /^tests\[0\]\.assert\[0\]\.type: "llm-rubric" is not supported: model-graded assertions are not mapped/,
+    )
     expect(
       refusal(config("  - vars: { word: hi }\n    assert: [{ type: contains, value: hi, transform: x }]\n")),
     ).toMatch(/^tests\[0\]\.assert\[0\]\.transform: is not supported/)
