@@ -20,6 +20,22 @@ const typeOf = (signature: SchemaAST.PropertySignature): string => {
 const descriptionOf = (annotated: SchemaAST.Annotated): string =>
   String(SchemaAST.getDescriptionAnnotation(annotated).pipe((option) => (option._tag === "Some" ? option.value : "")))
 
+/**
+ * A grader's struct as written (its encoded side, where defaults are still optional), under the checks a spec adds
+ * (a label grader's `passing` among its `labels`).
+ */
+const structOf = (ast: SchemaAST.AST, side: "from" | "to" = "from"): SchemaAST.TypeLiteral =>
+  SchemaAST.isRefinement(ast)
+    ? structOf(ast.from, side)
+    : SchemaAST.isTransformation(ast)
+      ? structOf(ast[side], side)
+      : (ast as SchemaAST.TypeLiteral)
+
+const typeLiteralOf = (ast: SchemaAST.TypeLiteral): string => {
+  const type = ast.propertySignatures.find((signature) => signature.name === "type")?.type
+  return type !== undefined && SchemaAST.isLiteral(type) ? String(type.literal) : "?"
+}
+
 /** The grader reference: every grader type and its keys, generated from the grader schemas (core's GraderSpec). */
 export const graderReference = (): string =>
   page({
@@ -31,23 +47,31 @@ export const graderReference = (): string =>
       "or `ctx.grade(…)` in `evaluate()`. Every grader has a `type`, an optional `name` (its metric's name; default the",
       "type) and `weight`. Each verdict is a score from 0 to 1 and whether it passed; the run's score is the grader",
       "named `score`, else the weighted mean. Templates are Liquid over the dataset row: `{{ item.answer }}`.",
-      "The model graders (`rubric`, `label`, `fact`, `pairwise`) are documented with the judges.",
+      "The model graders (`rubric`, `label`, `fact`, `pairwise`) ask a judge model (`[eval.judge]`, `--judge`, or",
+      "their own `judge`); how far to trust one is in the judges guide.",
       "",
       ...GraderSpec.members.flatMap((member) => {
-        const ast = member.ast as SchemaAST.TypeLiteral
-        const type = member.fields.type.literals[0]
-        const keys = ast.propertySignatures.filter((signature) => signature.name !== "type")
+        const ast = member.ast
+        const fields = structOf(ast)
+        const type = typeLiteralOf(fields)
+        const keys = fields.propertySignatures.filter((signature) => signature.name !== "type")
+        // A key with a default keeps its description on the decoded side only.
+        const decoded = new Map(structOf(ast, "to").propertySignatures.map((signature) => [signature.name, signature]))
         return [
           `## ${code(type)}`,
           "",
-          text(descriptionOf(ast)),
+          text(descriptionOf(ast) || descriptionOf(fields)),
           "",
           table(
             ["Key", "Type", "Meaning"],
             keys.map((signature) => [
               code(String(signature.name)),
               typeOf(signature),
-              text(descriptionOf(signature) || descriptionOf(signature.type)),
+              text(
+                descriptionOf(signature) ||
+                  descriptionOf(decoded.get(signature.name) ?? signature) ||
+                  descriptionOf(signature.type),
+              ),
             ]),
           ),
           "",

@@ -173,6 +173,36 @@ describe("proctor eval --dataset", () => {
       expect(JSON.parse(compared.stdout).pairs).toBe(ROWS.length)
     }, 120_000)
 
+    it("takes its graders from a config file's [[eval.graders]] with --config; a bad one is one line, exit 2", async () => {
+      const config = join(tmp, "regrade.toml")
+      writeFileSync(
+        config,
+        '[eval]\nmodel = "ignored"\n[[eval.graders]]\ntype = "regex"\npattern = "^\\\\d+$"\nname = "digits"\n',
+      )
+      const run = await proctor(["grade", runDir, "--config", config, "--json"])
+      expect(run.code, run.stderr).toBe(0)
+      const graded = results(join(runDir, "grades", "digits"))
+      expect(graded).toHaveLength(ROWS.length)
+      expect(
+        graded.every((r) => r.grades?.digits?.passed === /^\d+$/.test((r.details as { answer: string }).answer)),
+      ).toBe(true)
+
+      const bad = join(tmp, "regrade-bad.toml")
+      writeFileSync(bad, '[[eval.graders]]\ntype = "vibes"\n')
+      const refused = await proctor(["grade", runDir, "--config", bad])
+      expect(refused.code).toBe(2)
+      // One line; the types it lists grow with the grader union.
+      expect(refused.stderr.trim().split("\n")).toHaveLength(1)
+      expect(refused.stderr).toMatch(
+        `proctor grade: ${bad}: eval.graders[0].type: unknown grader type "vibes"; one of equals, includes, regex,`,
+      )
+      const none = await proctor(["grade", runDir])
+      expect(none.code).toBe(2)
+      expect(none.stderr.trim()).toBe(
+        "proctor grade: no graders: pass --grader, or --config with a file of [[eval.graders]] tables",
+      )
+    }, 60_000)
+
     it("refuses a set name already holding other graders", async () => {
       const run = await proctor(["grade", runDir, "--grader", "is_json", "--name", "includes+similarity"])
       expect(run.code).toBe(2)

@@ -63,11 +63,16 @@ export {
   type JudgeGrader,
   type JudgeRecord,
   judgeGraderFields,
+  judgeGraderName,
+  taskText,
 } from "./judge/JudgeGrader.js"
+export * from "./judge/JudgeObservations.js"
 export * from "./judge/JudgeSettings.js"
 export * from "./judge/judgeObservation.js"
 export * from "./judge/labelGrader.js"
+export * from "./judge/ModelGraderSpec.js"
 export * from "./judge/pairwiseGrader.js"
+export * from "./judge/RunJudges.js"
 export * from "./judge/rubricGrader.js"
 export * from "./otlp/OtlpExport.js"
 export * from "./plan/Seeds.js"

@@ -10,12 +10,15 @@ import { type GraderSpec, GraderSpecs } from "../src/grader/GraderSpec.js"
 import { choiceLetter, lastNumber } from "../src/grader/RuleGraders.js"
 import { bleu, fuzzyRatio, rougeL } from "../src/grader/TextSimilarity.js"
 import { formatParseIssues, renderPath } from "../src/internal/formatIssues.js"
+import { RunJudges } from "../src/judge/RunJudges.js"
 import { finalOfScore, type SolverService } from "../src/solver/Solver.js"
 
 const decodeSpecs = Schema.decodeUnknownEither(GraderSpecs)
 const specs = (raw: ReadonlyArray<unknown>): ReadonlyArray<GraderSpec> => Either.getOrThrow(decodeSpecs(raw))
 const grade = (raw: unknown, answer: string, item: Record<string, unknown> = {}) =>
-  Effect.flatMap(makeGraderSet(specs([raw])), (set) => set.grade({ answer, item }))
+  Effect.flatMap(makeGraderSet(specs([raw])), (set) =>
+    Effect.provideService(set.grade({ answer, item }), RunJudges, RunJudges.none),
+  )
 const passed = (raw: unknown, answer: string, item: Record<string, unknown> = {}) =>
   Effect.map(grade(raw, answer, item), (outcome) => Object.values(outcome.grades)[0]!.passed)
 /** As a config file's problem is said: one line per key. */
@@ -127,7 +130,7 @@ describe("rule graders on fixed answers", () => {
             { type: "is_json", weight: 1 },
           ]),
         ),
-        (set) => set.grade({ answer: "five", item }),
+        (set) => Effect.provideService(set.grade({ answer: "five", item }), RunJudges, RunJudges.none),
       )
       expect(weighted.score).toBe(0)
       const mixed = yield* Effect.flatMap(
@@ -137,7 +140,7 @@ describe("rule graders on fixed answers", () => {
             { type: "includes", name: "has_four" },
           ]),
         ),
-        (set) => set.grade({ answer: "4", item }),
+        (set) => Effect.provideService(set.grade({ answer: "4", item }), RunJudges, RunJudges.none),
       )
       expect(mixed).toEqual({
         score: 1,
@@ -145,7 +148,7 @@ describe("rule graders on fixed answers", () => {
       })
       const named = yield* Effect.flatMap(
         makeGraderSet(specs([{ type: "equals", name: "score" }, { type: "is_json" }])),
-        (set) => set.grade({ answer: "4", item }),
+        (set) => Effect.provideService(set.grade({ answer: "4", item }), RunJudges, RunJudges.none),
       )
       expect(named.score).toBe(1)
     }),
@@ -201,9 +204,10 @@ describe("code graders", () => {
 describe("grader specs", () => {
   it("an unknown type is one line naming the key and the types there are", () => {
     expect(problem([{ type: "equals" }, { type: "fuzzy" }])).toBe(
-      'graders[1].type: unknown grader type "fuzzy"; one of equals, includes, regex, is_json, json_schema, numeric, choice, similarity, code',
+      'graders[1].type: unknown grader type "fuzzy"; one of equals, includes, regex, is_json, json_schema, numeric, choice, similarity, code, rubric, label, fact, pairwise',
     )
-    expect(problem([{ type: "rubric" }])).toContain("judges are not yet run from grader sets")
+    // A model grader's own keys are checked like a rule grader's: a rubric needs its rubric.
+    expect(problem([{ type: "rubric" }])).toMatch(/^graders\[0\]\.rubric/)
   })
 
   it("a line is a bare type or an inline TOML table", () => {
@@ -228,7 +232,7 @@ describe("where graders run", () => {
         solve: () => Effect.succeed(finalOfScore(0.5, { details: { answer: "42", expected: "42" } })),
       }
       const set = yield* makeGraderSet(specs([{ type: "equals", field: "expected" }]))
-      const final = yield* gradedSolver(inner, set).solve({
+      const final = yield* gradedSolver(inner, set, RunJudges.none).solve({
         runId: "r",
         key: { seed: 3, attempt: 0 },
         rolloutId: "r-3",

@@ -5,7 +5,8 @@ import { Effect, Redacted } from "effect"
 /** PostgreSQL on this machine (trust auth); the user that answers is used. */
 const CANDIDATE_URLS = ["postgres://postgres@127.0.0.1:5432/test", "postgres://root@127.0.0.1:5432/test"]
 
-const run = <A>(url: string, f: (sql: PgClient.PgClient) => Effect.Effect<A, unknown>) =>
+/** One statement (or a few) on the database at `url`, over a connection of its own. */
+export const runPg = <A>(url: string, f: (sql: PgClient.PgClient) => Effect.Effect<A, unknown>) =>
   Effect.runPromise(
     Effect.flatMap(PgClient.PgClient, f).pipe(
       Effect.provide(PgClient.layer({ url: Redacted.make(url), connectTimeout: "2 seconds", maxConnections: 1 })),
@@ -15,7 +16,7 @@ const run = <A>(url: string, f: (sql: PgClient.PgClient) => Effect.Effect<A, unk
 const adminUrl = async (): Promise<string | null> => {
   for (const url of CANDIDATE_URLS) {
     try {
-      await run(url, (sql) => sql`SELECT 1`)
+      await runPg(url, (sql) => sql`SELECT 1`)
       return url
     } catch {
       // try the next user
@@ -30,10 +31,10 @@ export const PG_ADMIN_URL = await adminUrl()
 export const createTestDatabase = async (): Promise<{ readonly url: string; readonly drop: () => Promise<void> }> => {
   if (PG_ADMIN_URL === null) throw new Error("PostgreSQL is not reachable")
   const name = `proctor_test_${randomBytes(6).toString("hex")}`
-  await run(PG_ADMIN_URL, (sql) => sql.unsafe(`CREATE DATABASE ${name}`))
+  await runPg(PG_ADMIN_URL, (sql) => sql.unsafe(`CREATE DATABASE ${name}`))
   const url = PG_ADMIN_URL.replace(/\/test$/, `/${name}`)
   return {
     url,
-    drop: () => run(PG_ADMIN_URL, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
+    drop: () => runPg(PG_ADMIN_URL, (sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
   }
 }

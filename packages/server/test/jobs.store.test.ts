@@ -1,7 +1,14 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { type EvalResult, type ModelCall, ResultStore, type RolloutStep, type RunSummary } from "@proctor/core"
+import {
+  type AgentTrajectoryEvent,
+  type EvalResult,
+  type ModelCall,
+  ResultStore,
+  type RolloutStep,
+  type RunSummary,
+} from "@proctor/core"
 import { testResult } from "@proctor/test-kit"
 import { ConfigProvider, Effect, Either, Layer, Redacted } from "effect"
 import {
@@ -362,6 +369,43 @@ const storeSuite = (
             expect(steps.map((s) => s.command)).toEqual(["step 0.0", "step 0.1", "step 1.0"])
             expect(steps[0]).toMatchObject({ rollout_id: "ro-1", exit_code: 0, elapsed_ms: 0 })
             expect(yield* store.stepsOf("js", { seed: 5, attempt: 0 })).toEqual([])
+          }),
+        ),
+    )
+
+    it.effect(
+      "agent events: appended through core's ResultStore, kept once per (rollout, try, index), read back in order",
+      () =>
+        withStore(
+          Effect.gen(function* () {
+            const store = yield* RolloutStore
+            const event = (index: number, retry: number, at: string, seed = 3): AgentTrajectoryEvent => ({
+              rollout_id: "ro-1",
+              seed,
+              attempt: 0,
+              retry,
+              index,
+              at,
+              agent: "codex",
+              event: { type: "item.completed", n: `${retry}.${index}` },
+            })
+            yield* Effect.provide(
+              Effect.gen(function* () {
+                const resultStore = yield* ResultStore
+                const append = resultStore.appendAgentEvents
+                if (append === undefined) return yield* Effect.die("the job's result store keeps no agent events")
+                yield* append([event(0, 0, "2026-01-01T00:00:00.000Z"), event(1, 0, "2026-01-01T00:00:01.000Z")])
+                // A worker's redelivery stores the same event again: kept once.
+                yield* append([event(1, 0, "2026-01-01T00:00:01.000Z")])
+                yield* append([event(0, 1, "2026-01-01T00:00:02.000Z")])
+                yield* append([event(0, 0, "2026-01-01T00:00:00.000Z", 4)])
+              }),
+              JobResultStoreLayer("js"),
+            )
+            const events = yield* store.agentEventsOf("js", { seed: 3, attempt: 0 })
+            expect(events.map((e) => (e.event as { n: string }).n)).toEqual(["0.0", "0.1", "1.0"])
+            expect(events[0]).toMatchObject({ rollout_id: "ro-1", agent: "codex", index: 0 })
+            expect(yield* store.agentEventsOf("js", { seed: 5, attempt: 0 })).toEqual([])
           }),
         ),
     )

@@ -2,7 +2,15 @@
  * The shapes of the viewer's data API (shared-notes VIEWER_API.md section 3): what `proctor view`,
  * `proctor eval --view` and the job server answer, what `proctor report --html` embeds, and what the page reads.
  */
-import type { EvalResult, ModelCall, PublicEvalRunConfig, RolloutStep, RunProgress, RunSummary } from "@proctor/core"
+import type {
+  AgentTrajectoryEvent,
+  EvalResult,
+  ModelCall,
+  PublicEvalRunConfig,
+  RolloutStep,
+  RunProgress,
+  RunSummary,
+} from "@proctor/core"
 
 export type ViewerMode = "local" | "server" | "embedded"
 
@@ -87,6 +95,15 @@ export interface RolloutSteps {
 /** The data API's path of a rollout's steps. */
 export const stepsPath = (run: number, seed: number, attempt: number): string =>
   `/runs/${run}/rollouts/${seed}/${attempt}/steps`
+
+/** A command-line agent's own output for a rollout (`agent_trajectory.jsonl`), every try's; empty for other rollouts. */
+export interface RolloutAgentEvents {
+  readonly events: ReadonlyArray<AgentTrajectoryEvent>
+}
+
+/** The data API's path of a rollout's agent events. */
+export const agentEventsPath = (run: number, seed: number, attempt: number): string =>
+  `/runs/${run}/rollouts/${seed}/${attempt}/agent_trajectory`
 
 /**
  * What the page reads of `proctor compare --json` (section 2): the compare view needs no more, so a

@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { LiveRunState, type LiveRunView } from "@proctor/core"
+import { AGENT_EVENTS_FILE, LiveRunState, type LiveRunView } from "@proctor/core"
 import { freshDir, testResult as result, testStep, writeRun } from "@proctor/test-kit"
 import { Deferred, Effect, Exit } from "effect"
-import type { RolloutSteps, RowsPage, RunHead } from "../src/api.js"
+import type { RolloutAgentEvents, RolloutSteps, RowsPage, RunHead } from "../src/api.js"
 import { liveRunDirectoryRun, openRunDirectoryRun } from "../src/backend/runDirectoryRun.js"
 import { runDirectoriesAt } from "../src/backend/runsFolder.js"
 import { makeViewerApi } from "../src/backend/ViewerApi.js"
@@ -49,6 +49,40 @@ describe("a folder of runs", () => {
       const { runs } = (yield* api.get("runs", {})) as { runs: Array<RunHead> }
       expect(runs[0]!.started_at).toBe("2026-02-03T04:05:06.000Z")
     }),
+  )
+})
+
+describe("a run's agent output", () => {
+  it.scoped(
+    "is served by rollout from agent_trajectory.jsonl, a line being written skipped, none for other rollouts",
+    () =>
+      Effect.gen(function* () {
+        const run = yield* writeRun(freshDir(), [0, 1])
+        const line = (seed: number, index: number) =>
+          JSON.stringify({
+            rollout_id: `r-${seed}`,
+            seed,
+            attempt: 0,
+            retry: 0,
+            index,
+            at: "2026-01-01T00:00:00.000Z",
+            agent: "codex",
+            event: { type: "item.completed", n: index },
+          })
+        writeFileSync(
+          join(run.dir, AGENT_EVENTS_FILE),
+          `${[line(0, 0), line(1, 0), line(0, 1)].join("\n")}\n{"rollout_id":"r-0","seed":0,`,
+        )
+        const api = makeViewerApi([yield* openRunDirectoryRun(run.dir)])
+        const events = (body: unknown) =>
+          (body as RolloutAgentEvents).events.map((event) => [event.seed, event.index, event.agent])
+        expect(events(yield* api.get("runs/0/rollouts/0/0/agent_trajectory", {}))).toEqual([
+          [0, 0, "codex"],
+          [0, 1, "codex"],
+        ])
+        expect(events(yield* api.get("runs/0/rollouts/1/0/agent_trajectory", {}))).toEqual([[1, 0, "codex"]])
+        expect(yield* api.get("runs/0/rollouts/5/0/agent_trajectory", {})).toEqual({ events: [] })
+      }),
   )
 })
 

@@ -224,10 +224,15 @@ export const evalCommand = (options: EvalOptions, io: Io): Effect.Effect<ExitCod
         if (cacheDir !== null) io.stderr.write(`response cache: ${cacheDir}\n`)
         const solving =
           agentRun !== null
-            ? { solver: agentRun.solver, taskIdOf: agentRun.taskIdOf }
+            ? { solver: agentRun.solver, taskIdOf: agentRun.taskIdOf, env }
             : datasetRun !== null
-              ? { solver: datasetRun.solver, taskIdOf: datasetRun.taskIdOf }
-              : {}
+              ? {
+                  solver: datasetRun.solver,
+                  taskIdOf: datasetRun.taskIdOf,
+                  rowOf: (seed: number) => datasetRun.dataset.rows[seed],
+                  env,
+                }
+              : { env }
         const run = yield* withRunEvents(onEvent, (events) =>
           "run" in source
             ? continueEvalRun(source.run, {

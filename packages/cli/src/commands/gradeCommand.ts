@@ -1,4 +1,15 @@
-import { type ConfigError, decodeGraderFlags, gradeRun } from "@proctor/core"
+import {
+  ConfigError,
+  decodeGraderFlags,
+  decodeJudgeFlag,
+  gradeRun,
+  Interceptor,
+  isModelGraderSpec,
+  loadGraderConfig,
+  loadPricingFile,
+  Pricing,
+  serveInterceptor,
+} from "@proctor/core"
 import { formatSummaryText } from "@proctor/report"
 import { Effect } from "effect"
 import { ExitCode, runExitCode } from "../exitCodes.js"
@@ -6,13 +17,32 @@ import type { Io } from "../Io.js"
 import type { GradeOptions } from "../program/grade.js"
 
 /**
- * `proctor grade RUN_DIR --grader …`: a new grader set over a finished run's answers (core's `gradeRun`), its
+ * `proctor grade RUN_DIR --grader …` (or `--config FILE`, its `[[eval.graders]]`): a new grader set over a finished run's answers (core's `gradeRun`), its
  * summary printed like a run's; `proctor compare RUN_DIR RUN_DIR/grades/NAME` compares it with the run's own scores.
  */
 export const gradeCommand = (runDir: string, options: GradeOptions, io: Io): Effect.Effect<ExitCode> =>
   Effect.gen(function* () {
-    const specs = yield* decodeGraderFlags(options.grader)
-    const graded = yield* gradeRun({ runDir, specs, name: options.name })
+    const specs =
+      options.grader !== undefined
+        ? yield* decodeGraderFlags(options.grader)
+        : options.config !== undefined
+          ? yield* loadGraderConfig(options.config)
+          : yield* new ConfigError({
+              reason: "Missing",
+              message: "no graders: pass --grader, or --config with a file of [[eval.graders]] tables",
+            })
+    const judge = options.judge === undefined ? undefined : yield* decodeJudgeFlag(options.judge)
+    // Model graders ask their judge through an interceptor of the command's own, so each call is traced and priced.
+    const interception = specs.some(isModelGraderSpec)
+      ? yield* Effect.tap(
+          Interceptor.make({
+            priceCall: Pricing.make(options.pricing === undefined ? [] : yield* loadPricingFile(options.pricing))
+              .costOf,
+          }),
+          serveInterceptor,
+        )
+      : undefined
+    const graded = yield* gradeRun({ runDir, specs, name: options.name, judge, interception, env: io.env })
     if (options.json === true) {
       io.stdout.write(
         `${JSON.stringify({ grader_set: graded.name, dir: graded.dir, summary: graded.summary }, null, 2)}\n`,
@@ -25,6 +55,7 @@ export const gradeCommand = (runDir: string, options: GradeOptions, io: Io): Eff
     }
     return runExitCode(graded.summary, null, io.stderr)
   }).pipe(
+    Effect.scoped,
     Effect.catchTags({
       ConfigError: (error: ConfigError) =>
         Effect.sync(() => {

@@ -1,4 +1,5 @@
 import { join } from "node:path"
+import { loadPricingFile } from "@proctor/core"
 import { Effect, Either } from "effect"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
@@ -36,6 +37,13 @@ export const serveCommand = (options: ServeOptions, io: Io): Effect.Effect<ExitC
       )
       return ExitCode.Usage
     }
+    const pricingOverrides = yield* Effect.either(
+      options.pricing === undefined ? Effect.succeed([]) : loadPricingFile(options.pricing),
+    )
+    if (Either.isLeft(pricingOverrides)) {
+      io.stderr.write(`proctor serve: --pricing: ${pricingOverrides.left.message}\n`)
+      return ExitCode.Usage
+    }
     const server = yield* Effect.promise(() => import("@proctor/server"))
     const keySource = keyFromEnv ? "PROCTOR_SECRET_KEY" : join(dataDir!, "secret.key")
     const cluster =
@@ -52,6 +60,7 @@ export const serveCommand = (options: ServeOptions, io: Io): Effect.Effect<ExitC
         port,
         drainGraceMs: graceSeconds * 1000,
         maxRunningJobs,
+        pricingOverrides: pricingOverrides.right,
         redisUrl,
         redisPrefix: options.redisPrefix,
         // Printed once the signal handlers are in: a script that signals on seeing this line reaches them.

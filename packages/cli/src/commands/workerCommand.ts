@@ -1,3 +1,4 @@
+import { loadPricingFile } from "@proctor/core"
 import { Effect, Either } from "effect"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
@@ -30,6 +31,13 @@ export const workerCommand = (options: WorkerOptions, io: Io): Effect.Effect<Exi
       io.stderr.write(`proctor worker: ${modelRateLimits.left.message}\n`)
       return ExitCode.Usage
     }
+    const pricingOverrides = yield* Effect.either(
+      options.pricing === undefined ? Effect.succeed([]) : loadPricingFile(options.pricing),
+    )
+    if (Either.isLeft(pricingOverrides)) {
+      io.stderr.write(`proctor worker: --pricing: ${pricingOverrides.left.message}\n`)
+      return ExitCode.Usage
+    }
     const server = yield* Effect.promise(() => import("@proctor/server"))
     const worked = yield* Effect.either(
       server.runWorker({
@@ -43,6 +51,7 @@ export const workerCommand = (options: WorkerOptions, io: Io): Effect.Effect<Exi
         interceptorPort,
         interceptorPublicUrl: options.interceptorUrl,
         modelRateLimits: modelRateLimits.right,
+        pricingOverrides: pricingOverrides.right,
         // Printed once the signal handlers are in (see serveCommand).
         onReady: (worker) =>
           Effect.sync(() => {

@@ -88,6 +88,11 @@ export const evalFlags = {
     repeatableFlag,
     { configKey: "graders" },
   ),
+  judge: text(
+    "--judge <table>",
+    'the judge of model graders, as [eval.judge] in an inline TOML table ({ model = "gpt-4o-mini", provider = "openai" })',
+    { configKey: "judge" },
+  ),
   // evals written for other tools (packages/core/src/import)
   fromPromptfoo: text(
     "--from-promptfoo <file>",

@@ -6,11 +6,19 @@ import type { RunCommand } from "./RunCommand.js"
 export const gradeFlags = {
   grader: parsed(
     "--grader <spec>",
-    'a grader: a type (equals) or an inline TOML table ({ type = "numeric", tolerance = 0.01 }); repeatable',
+    'a grader: a type (equals) or an inline TOML table ({ type = "numeric", tolerance = 0.01 }); repeatable; replaces --config\'s',
     repeatableFlag,
-    { required: true },
+  ),
+  config: text(
+    "--config <file>",
+    "a TOML file whose [[eval.graders]] tables are the graders (its other keys are not read)",
   ),
   name: text("--name <name>", "the grader set's name (default: its graders' names joined by +)"),
+  judge: text(
+    "--judge <table>",
+    "the judge of the set's model graders, an inline TOML table like [eval.judge] (default: the run's [eval.judge])",
+  ),
+  pricing: text("--pricing <file>", "JSON prices (USD per token) for the judges' calls, as eval's --pricing"),
   json: toggle("--json", "print the set's summary as JSON"),
 }
 export type GradeOptions = FlagValues<typeof gradeFlags>

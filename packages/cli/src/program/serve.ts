@@ -22,6 +22,10 @@ export const serveFlags = {
     "jobs running at once; the rest wait as pending",
     integerFlag({ min: 1, max: 10_000 }),
   ),
+  pricing: text(
+    "--pricing <file>",
+    "JSON prices (USD per token) that override or extend the maintained table, for the server's interceptor",
+  ),
   redisUrl: text(
     "--redis-url <url>",
     "run as one API replica of a cluster: rollouts go through BullMQ on this Redis to `proctor worker` processes (needs --database-url; default PROCTOR_REDIS_URL)",

@@ -32,6 +32,10 @@ export const workerFlags = {
     "--interceptor-url <url>",
     "its URL as task apps reach it (default http://HOST:PORT/interceptor)",
   ),
+  pricing: text(
+    "--pricing <file>",
+    "JSON prices (USD per token) that override or extend the maintained table, for this worker's interceptor",
+  ),
   intercept: toggle("--no-intercept", "do not route model calls through the interceptor"),
   modelRateLimit: parsed(
     "--model-rate-limit <spec>",

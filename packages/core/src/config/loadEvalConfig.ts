@@ -9,6 +9,7 @@ import { knownProviders, PROVIDERS, resolveModelEndpoint } from "../interceptor/
 import { formatParseIssues, renderPath } from "../internal/formatIssues.js"
 import { ConfigError } from "./ConfigError.js"
 import { defaults, type EvalRunConfig, EvalTomlSection, MAX_ROLLOUTS } from "./EvalRunConfig.js"
+import { parseInlineTable } from "./inlineTable.js"
 import { parseEnvFile } from "./internal/envFile.js"
 import { locateKeys, reviewConfigKeys } from "./internal/reviewConfigKeys.js"
 import { resumeSettingsOf } from "./ResumeSettings.js"
@@ -39,7 +40,11 @@ const EndpointFlags = Schema.Struct({
  * Settings given on the command line, as the config keys they set (values parsed by the CLI's flag parsers, see
  * flagParsers.ts), plus the policy's model endpoint. Which flag sets which key is the CLI's flag table.
  */
-export type EvalFlags = typeof EvalTomlSection.Encoded & { readonly inference_url?: string }
+/** `--judge` is `[eval.judge]` written as an inline TOML table. */
+export type EvalFlags = Omit<typeof EvalTomlSection.Encoded, "judge"> & {
+  readonly inference_url?: string
+  readonly judge?: string | (typeof EvalTomlSection.Encoded)["judge"]
+}
 
 export interface EvalConfigSources {
   /** Path of a synth-ai style TOML file (`[eval]` table or top-level keys). */
@@ -145,9 +150,24 @@ const decodeFlags = (flags: EvalFlags) =>
   Schema.decodeUnknownEither(EndpointFlags, { errors: "all" })(flags).pipe(
     Either.mapLeft((error) => new ConfigError({ reason: "InvalidValue", message: formatParseIssues(error, flagName) })),
     Either.flatMap((endpoint) =>
-      Either.map(decodeSection(flags, flagName), (section) => ({ ...section, inference_url: endpoint.inference_url })),
+      Either.flatMap(judgeTableOf(flags), (judge) =>
+        Either.map(decodeSection(judge === undefined ? flags : { ...flags, judge }, flagName), (section) => ({
+          ...section,
+          inference_url: endpoint.inference_url,
+        })),
+      ),
     ),
   )
+
+/** `--judge`'s inline table, read: a value that is not one is a line naming the flag. */
+const judgeTableOf = (flags: EvalFlags): Either.Either<unknown, ConfigError> => {
+  if (typeof flags.judge !== "string") return Either.right(flags.judge)
+  try {
+    return Either.right(parseInlineTable(flags.judge))
+  } catch (error) {
+    return Either.left(new ConfigError({ reason: "InvalidValue", message: `--judge: ${(error as Error).message}` }))
+  }
+}
 
 /** The model endpoint of a command that takes only `--inference-url` and `--provider` (`task-app check`). */
 export const endpointFromFlags = (
@@ -379,4 +399,18 @@ export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: Ev
     env,
     warnings,
   }
+})
+
+/**
+ * The graders of a config file's `[[eval.graders]]` tables (`proctor grade --config`): read and checked as `proctor
+ * eval` reads them, its other keys ignored. A file without graders is a problem naming the file.
+ */
+export const loadGraderConfig = Effect.fn("loadEvalConfig.graders")(function* (path: string) {
+  const file = yield* loadToml(path)
+  if (file.section.graders !== undefined) return file.section.graders
+  const misplaced = file.setElsewhere(["graders"])
+  return yield* new ConfigError({
+    reason: "Missing",
+    message: misplaced ?? `${path}: no graders: add [[eval.graders]] tables`,
+  })
 })

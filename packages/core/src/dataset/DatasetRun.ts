@@ -1,10 +1,11 @@
 import { Effect, Layer } from "effect"
 import { ConfigError } from "../config/ConfigError.js"
 import type { EvalRunConfig } from "../config/EvalRunConfig.js"
+import { runJudgesOrNone } from "../grader/GradedSolver.js"
 import type { GraderError } from "../grader/Grader.js"
 import { makeGraderSet } from "../grader/GraderSet.js"
 import { type GraderSpec, graderName } from "../grader/GraderSpec.js"
-import { referenceProblem } from "../grader/RuleGraders.js"
+import { referenceProblemOf } from "../grader/RuleGraders.js"
 import { Solver } from "../solver/Solver.js"
 import { describeRow, loadDataset } from "./Dataset.js"
 import { datasetSolver, type RowPrompt } from "./DatasetSolver.js"
@@ -36,6 +37,7 @@ export const openDatasetRun = Effect.fn("DatasetRun.open")(function* (config: Ev
   const user = (yield* compiled("prompt", config.prompt)) as ItemTemplate
   const system = yield* compiled("system", config.system)
   const specs = config.graders ?? []
+  const referenceProblems = specs.map(referenceProblemOf)
   const prompts = new Map<number, RowPrompt>()
   for (const seed of new Set(config.seeds)) {
     const item = dataset.rows[seed]
@@ -60,17 +62,20 @@ export const openDatasetRun = Effect.fn("DatasetRun.open")(function* (config: Ev
       catch: (error) => (error instanceof ConfigError ? error : invalid(String(error))),
     })
     prompts.set(seed, filled)
-    for (const [index, spec] of specs.entries()) {
-      const problem = referenceProblem(spec, item)
+    for (const [index, problemOf] of referenceProblems.entries()) {
+      const problem = problemOf(item)
       if (problem !== null) {
         return yield* invalid(`graders[${index}].${problem} in ${describeRow(dataset, seed)} of ${dataset.path}`)
       }
     }
   }
-  const graders = yield* Effect.mapError(makeGraderSet(specs), graderSetupError(specs))
+  const graders = yield* Effect.mapError(makeGraderSet(specs, config.judge), graderSetupError(specs))
   return {
     dataset,
-    solver: Layer.succeed(Solver, datasetSolver(config, dataset, prompts, graders)),
+    solver: Layer.effect(
+      Solver,
+      Effect.map(runJudgesOrNone, (judges) => datasetSolver(config, dataset, prompts, graders, judges)),
+    ),
     taskIdOf: (seed: number) => dataset.ids[seed] ?? seed,
   }
 })

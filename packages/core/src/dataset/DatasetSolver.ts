@@ -2,9 +2,10 @@ import { Effect } from "effect"
 import { agentApiOf } from "../agent/BuiltinAgent.js"
 import { promptTurn } from "../agent/PromptTurn.js"
 import type { EvalRunConfig } from "../config/EvalRunConfig.js"
-import { graderFailure } from "../grader/GradedSolver.js"
+import { gradeRollout } from "../grader/GradedSolver.js"
 import type { GraderSet } from "../grader/GraderSet.js"
 import { upstreamUrl } from "../interceptor/InferenceUrl.js"
+import type { RunJudgesService } from "../judge/RunJudges.js"
 import { finalOfScore, SolverError, type SolverService } from "../solver/Solver.js"
 import { clusterValue } from "../taskApp/RolloutOutcome.js"
 import type { Dataset } from "./Dataset.js"
@@ -25,13 +26,15 @@ const samplingOf = (config: EvalRunConfig) =>
 
 /**
  * proctor's own prompt runner: a rollout asks the model the row's prompt once (through the rollout's interceptor
- * URL, so it is traced and priced) and the run's graders grade the answer; their score is the rollout's score.
+ * URL, so it is traced and priced) and the run's graders grade the answer (model graders asking the run's judges);
+ * their score is the rollout's score.
  */
 export const datasetSolver = (
   config: EvalRunConfig,
   dataset: Dataset,
   prompts: ReadonlyMap<number, RowPrompt>,
   graders: GraderSet,
+  judges: RunJudgesService,
 ): SolverService => {
   const api = agentApiOf(config)
   const model = config.model ?? String(config.policy_config.model ?? "")
@@ -60,7 +63,7 @@ export const datasetSolver = (
           })
         }
         const reply = yield* promptTurn(upstreamUrl(base, api), api, { model, ...prompt, settings })
-        const graded = yield* Effect.mapError(graders.grade({ answer: reply.text, item }), graderFailure)
+        const graded = yield* gradeRollout(graders, judges, task, { answer: reply.text, item, prompt: prompt.user })
         const cluster = config.cluster_by === undefined ? undefined : clusterValue(item[config.cluster_by])
         return finalOfScore(graded.score, {
           details: { answer: reply.text },

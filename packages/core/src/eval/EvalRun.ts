@@ -9,8 +9,10 @@ import { graderSetupError } from "../dataset/DatasetRun.js"
 import { forwardModelCalls } from "../events/forwardModelCalls.js"
 import type { RunEvent } from "../events/RunEvents.js"
 import { withRunEvents } from "../events/withRunEvents.js"
-import { gradedLayer } from "../grader/GradedSolver.js"
+import { gradedLayer, itemOfFinal } from "../grader/GradedSolver.js"
 import { makeGraderSet } from "../grader/GraderSet.js"
+import { JudgeObservations } from "../judge/JudgeObservations.js"
+import { RunJudges } from "../judge/RunJudges.js"
 import { RunBudget } from "../runner/RunBudget.js"
 import { makeRunControl, type RunControl } from "../runner/RunControl.js"
 import { type RunOutcome, runRollouts } from "../runner/Runner.js"
@@ -48,6 +50,10 @@ export interface EvalRunOptions {
   readonly taskIdOf?: ((seed: number) => string | number) | undefined
   /** On resume: run the keys stored as errors again (see `runRollouts`). */
   readonly retryErrors?: boolean | undefined
+  /** A seed's dataset row (dataset runs), where the judges' human labels are read; else what its task said of it. */
+  readonly rowOf?: ((seed: number) => Readonly<Record<string, unknown>> | undefined) | undefined
+  /** Where model graders' judges find their keys (`api_key_env`, a provider's variable); default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined
 }
 
 /** The HTTP solver with a keep-alive pool sized to the run's concurrency and the run's deadline. */
@@ -95,15 +101,36 @@ export const interceptedLayer = (
 const withGraders = (config: EvalRunConfig, solver: Layer.Layer<Solver>) =>
   config.graders === undefined || config.dataset !== undefined
     ? Effect.succeed(solver)
-    : Effect.map(Effect.mapError(makeGraderSet(config.graders), graderSetupError(config.graders)), (graders) =>
-        gradedLayer(graders).pipe(Layer.provide(solver)),
+    : Effect.map(
+        Effect.mapError(makeGraderSet(config.graders, config.judge), graderSetupError(config.graders)),
+        (graders) => gradedLayer(graders).pipe(Layer.provide(solver)),
       )
+
+/**
+ * The judges of the run's model graders, on the run's interceptor: their calls are stored with the policy's. Without
+ * an interceptor there are none, and a model grader says so.
+ */
+const judgesLayer = (runId: string, options: EvalRunOptions) =>
+  options.interception === undefined
+    ? Layer.empty
+    : RunJudges.layer({ runId, interception: options.interception.interceptor, env: options.env ?? process.env })
+
+/** The run's model-grader verdicts, for the summary's judge trust; none without a model grader. */
+const judgeObservationsOf = ({ config, rowOf }: EvalRunOptions) => {
+  const observations = new JudgeObservations({
+    specs: config.graders ?? [],
+    evalJudge: config.judge,
+    rowOf: (result) => rowOf?.(result.seed) ?? itemOfFinal(result, result.seed),
+  })
+  return observations.active ? observations : undefined
+}
 
 const execute = (runId: string, dir: string, options: EvalRunOptions) =>
   Effect.gen(function* () {
     // Task-app rollouts answered in the async form are journaled in the run directory, so a resume re-attaches.
     const solver = (yield* withGraders(options.config, options.solver ?? taskAppSolverLayer(options.config))).pipe(
       Layer.provide(PendingRolloutsFileLayer(dir)),
+      Layer.provide(judgesLayer(runId, options)),
     )
     // With the model calls intercepted, the budget counts what each call spent; without, what results report.
     const budget = RunBudget.of(options.config, options.interception === undefined ? "results" : "calls")
@@ -113,7 +140,8 @@ const execute = (runId: string, dir: string, options: EvalRunOptions) =>
         : interceptedLayer(options.interception, budget).pipe(Layer.provide(solver))
     const { config, control, events, retryErrors, taskIdOf } = options
     const calls = options.interception?.interceptor.calls
-    const run = runRollouts({ runId, config, control, events, retryErrors, taskIdOf, budget }).pipe(
+    const judgeObservations = judgeObservationsOf(options)
+    const run = runRollouts({ runId, config, control, events, retryErrors, taskIdOf, budget, judgeObservations }).pipe(
       Effect.provide(solverWithInterception.pipe(Layer.provideMerge(RunDirectoryStoreLayer(dir, options.config)))),
     )
     return yield* calls === undefined || events === undefined

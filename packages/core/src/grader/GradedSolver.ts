@@ -1,8 +1,18 @@
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { isRecord } from "../internal/isRecord.js"
-import { type FinalResult, Solver, SolverError, type SolverService, type StepRecord } from "../solver/Solver.js"
+import { JudgedRollout } from "../judge/JudgedRollout.js"
+import type { JudgeError } from "../judge/JudgeError.js"
+import { RunJudges, type RunJudgesService } from "../judge/RunJudges.js"
+import {
+  type FinalResult,
+  type RolloutTask,
+  Solver,
+  SolverError,
+  type SolverService,
+  type StepRecord,
+} from "../solver/Solver.js"
 import type { GraderError, GraderInput } from "./Grader.js"
-import type { GraderSet } from "./GraderSet.js"
+import type { GradeOutcome, GraderSet } from "./GraderSet.js"
 
 const firstText = (...values: ReadonlyArray<unknown>): string | undefined =>
   values.find((value): value is string => typeof value === "string")
@@ -40,16 +50,46 @@ export const itemOfFinal = (final: Pick<FinalResult, "details">, seed: number): 
   ...(isRecord(final.details) ? final.details : {}),
 })
 
-/** A grader that could not judge makes the rollout an error of kind `verifier`: never a silent 0. */
-export const graderFailure = (error: GraderError): SolverError =>
-  new SolverError({ reason: "Verifier", retryable: false, message: `grader ${error.grader}: ${error.message}` })
+/**
+ * A grader that could not judge makes the rollout an error of kind `verifier`, a judge that gave no usable verdict
+ * one of kind `judge`: never a silent 0.
+ */
+export const graderFailure = (error: GraderError | JudgeError): SolverError =>
+  new SolverError({
+    reason: error._tag === "JudgeError" ? "Judge" : "Verifier",
+    retryable: false,
+    message: `grader ${error.grader}: ${error.message}`,
+  })
+
+/** A rollout's grading, with the run's judges and the rollout the judges' calls count toward. */
+export const gradeRollout = (
+  graders: GraderSet,
+  judges: RunJudgesService,
+  task: Pick<RolloutTask, "rolloutId" | "key">,
+  input: GraderInput,
+): Effect.Effect<GradeOutcome, SolverError> =>
+  graders.grade(input).pipe(
+    Effect.provideService(RunJudges, judges),
+    Effect.provideService(JudgedRollout, {
+      rolloutId: task.rolloutId,
+      seed: task.key.seed,
+      attempt: task.key.attempt,
+    }),
+    Effect.mapError(graderFailure),
+  )
+
+/** The run's judges where the layer is built (`RunJudges.none` without an interceptor). */
+export const runJudgesOrNone = Effect.map(
+  Effect.serviceOption(RunJudges),
+  Option.getOrElse(() => RunJudges.none),
+)
 
 /**
  * Grades the rollouts of another solver (a task app's, an agent's) after they finish: the task's own score stays
  * the score, the graders' combined score goes to `verifier_score` (the column synth-ai's runner reads) and each
  * verdict to `grades`. An agent's steps, as recorded, are the graders' trajectory.
  */
-export const gradedSolver = (solver: SolverService, graders: GraderSet): SolverService => ({
+export const gradedSolver = (solver: SolverService, graders: GraderSet, judges: RunJudgesService): SolverService => ({
   ...solver,
   name: `${solver.name}+graders`,
   solve: (task) => {
@@ -70,18 +110,19 @@ export const gradedSolver = (solver: SolverService, graders: GraderSet): SolverS
           item: itemOfFinal(final, task.key.seed),
           trajectory: steps,
         }
-        return graders.grade(input).pipe(
-          Effect.mapError(graderFailure),
-          Effect.map((graded) => ({ ...final, verifier_score: graded.score, grades: graded.grades })),
-        )
+        return Effect.map(gradeRollout(graders, judges, task, input), (graded) => ({
+          ...final,
+          verifier_score: graded.score,
+          grades: graded.grades,
+        }))
       },
     )
   },
 })
 
-/** Wraps the `Solver` it is given with the run's graders. */
+/** Wraps the `Solver` it is given with the run's graders (their judges: the run's `RunJudges`, when provided). */
 export const gradedLayer = (graders: GraderSet) =>
   Layer.effect(
     Solver,
-    Effect.map(Solver, (solver) => gradedSolver(solver, graders)),
+    Effect.zipWith(Solver, runJudgesOrNone, (solver, judges) => gradedSolver(solver, graders, judges)),
   )

@@ -5,6 +5,8 @@ export interface GraderInput {
   readonly answer: string
   readonly item: Readonly<Record<string, unknown>>
   readonly trajectory?: ReadonlyArray<unknown>
+  /** The prompt the policy was given, when proctor filled it in (dataset runs): what a judge reads as the task. */
+  readonly prompt?: string
 }
 
 /** One grader's judgement of one rollout: a score in [0, 1], whether it passed, and why. */

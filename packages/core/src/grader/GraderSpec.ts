@@ -1,7 +1,8 @@
 import { Effect, ParseResult, Schema } from "effect"
-import { parse as parseToml } from "smol-toml"
 import { ConfigError } from "../config/ConfigError.js"
+import { parseInlineTable } from "../config/inlineTable.js"
 import { formatParseIssues, renderPath } from "../internal/formatIssues.js"
+import { MODEL_GRADER_TYPES, ModelGraderSpec } from "../judge/ModelGraderSpec.js"
 
 const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
 const described = <S extends Schema.Schema.All>(schema: S, description: string) =>
@@ -104,11 +105,8 @@ export const CodeGrader = graderStruct(
   },
 )
 
-/** The model graders, which `evaluate()`'s and the CLI's grader sets do not run yet: named so their refusal says so. */
-export const JUDGE_GRADER_TYPES = ["rubric", "label", "fact", "pairwise"] as const
-
-/** Every rule grader, told apart by `type` (the judges' model graders join this union). */
-export const GraderSpec = Schema.Union(
+/** Every rule grader, told apart by `type`: each judges an answer by itself, without a model. */
+export const RuleGraderSpec = Schema.Union(
   EqualsGrader,
   IncludesGrader,
   RegexGrader,
@@ -119,11 +117,15 @@ export const GraderSpec = Schema.Union(
   SimilarityGrader,
   CodeGrader,
 )
+
+/** Every grader, told apart by `type`: the rule graders and the model graders (which ask a judge model). */
+export const GraderSpec = Schema.Union(...RuleGraderSpec.members, ...ModelGraderSpec.members)
 export type GraderSpec = typeof GraderSpec.Type
 
-export const GRADER_TYPES: ReadonlyArray<GraderSpec["type"]> = GraderSpec.members.map(
-  (member) => member.fields.type.literals[0],
-)
+export const GRADER_TYPES: ReadonlyArray<GraderSpec["type"]> = [
+  ...RuleGraderSpec.members.map((member) => member.fields.type.literals[0]),
+  ...MODEL_GRADER_TYPES,
+]
 
 const typeOf = (value: unknown): unknown =>
   typeof value === "object" && value !== null ? (value as Record<string, unknown>).type : undefined
@@ -139,11 +141,7 @@ const graderOfLine = (line: string): unknown => {
   if (GRADER_WORD.test(text)) return { type: text }
   if (!text.startsWith("{"))
     throw new Error('expected a grader type (equals) or an inline TOML table ({ type = "includes" })')
-  try {
-    return parseToml(`grader = ${text}`).grader
-  } catch (error) {
-    throw new Error(`not an inline TOML table: ${(error as Error).message.split("\n")[0]}`)
-  }
+  return parseInlineTable(text)
 }
 
 const GraderLines = Schema.transformOrFail(Schema.Array(Schema.Unknown), Schema.Array(Schema.Unknown), {
@@ -177,12 +175,9 @@ export const GraderSpecs = GraderLines.pipe(
     for (const [index, spec] of specs.entries()) {
       const type = typeOf(spec)
       if (typeof type !== "string" || !(GRADER_TYPES as ReadonlyArray<string>).includes(type)) {
-        const judged = (JUDGE_GRADER_TYPES as ReadonlyArray<string>).includes(String(type))
         return {
           path: [index, "type"],
-          message: `${typeof type === "string" ? `unknown grader type ${JSON.stringify(type)}` : "expected a grader type"}${
-            judged ? " (a model grader: judges are not yet run from grader sets)" : ""
-          }; one of ${GRADER_TYPES.join(", ")}`,
+          message: `${typeof type === "string" ? `unknown grader type ${JSON.stringify(type)}` : "expected a grader type"}; one of ${GRADER_TYPES.join(", ")}`,
         }
       }
     }

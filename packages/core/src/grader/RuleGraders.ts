@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs"
 import { Ajv } from "ajv"
-import { compileItemTemplate, TemplateProblem } from "../dataset/ItemTemplate.js"
+import { compileItemTemplate, type ItemTemplate, TemplateProblem } from "../dataset/ItemTemplate.js"
+import { isModelGraderSpec, modelGraderColumnProblem } from "../judge/ModelGraderSpec.js"
 import { GraderError, type GraderInput, type GraderVerdict } from "./Grader.js"
 import type {
   ChoiceGrader,
@@ -226,6 +227,10 @@ export const compileRuleGrader = (spec: GraderSpec): RuleGrader | null => {
       case "similarity":
         return similarity(name, spec)
       case "code":
+      case "rubric":
+      case "label":
+      case "fact":
+      case "pairwise":
         return null
     }
   } catch (error) {
@@ -238,23 +243,36 @@ export const compileRuleGrader = (spec: GraderSpec): RuleGrader | null => {
  * What a row lacks for a grader to read its reference (a column `field` names, one its `reference` or `pattern`
  * template names), said in a few words; null when the row has all of it. Dataset runs ask it of every row up front.
  */
-export const referenceProblem = (spec: GraderSpec, item: Readonly<Record<string, unknown>>): string | null => {
-  const template =
+export const referenceProblemOf = (spec: GraderSpec): ((item: Readonly<Record<string, unknown>>) => string | null) => {
+  if (isModelGraderSpec(spec)) return (item) => modelGraderColumnProblem(spec, item)
+  const source =
     "reference" in spec && spec.reference !== undefined
       ? spec.reference
       : spec.type === "regex"
         ? spec.pattern
         : undefined
-  if (template !== undefined) {
+  if (source !== undefined) {
+    const key = spec.type === "regex" ? "pattern" : "reference"
+    // Compiled once, checked against every row.
+    let template: ItemTemplate
     try {
-      compileItemTemplate(template).render(item)
-      return null
+      template = compileItemTemplate(source)
     } catch (error) {
-      if (error instanceof TemplateProblem) return `${spec.type === "regex" ? "pattern" : "reference"} ${error.message}`
-      throw error
+      if (!(error instanceof TemplateProblem)) throw error
+      const problem = `${key}: the template ${error.message}`
+      return () => problem
+    }
+    return (item) => {
+      try {
+        template.render(item)
+        return null
+      } catch (error) {
+        if (error instanceof TemplateProblem) return `${key}: ${error.message}`
+        throw error
+      }
     }
   }
   const reads = ["equals", "includes", "numeric", "choice", "similarity"].includes(spec.type)
   const field = ("field" in spec ? spec.field : undefined) ?? DEFAULT_REFERENCE_FIELD
-  return reads && !Object.hasOwn(item, field) ? `field: no column "${field}"` : null
+  return (item) => (reads && !Object.hasOwn(item, field) ? `field: no column "${field}"` : null)
 }

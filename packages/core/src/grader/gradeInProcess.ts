@@ -1,4 +1,5 @@
 import { Effect, Schema } from "effect"
+import { RunJudges } from "../judge/RunJudges.js"
 import type { GraderInput } from "./Grader.js"
 import { type GradeOutcome, type GraderSet, makeGraderSet } from "./GraderSet.js"
 import { GraderSpecs } from "./GraderSpec.js"
@@ -25,7 +26,10 @@ export const gradeInProcess = (graders: GraderSpecInput, input: Partial<GraderIn
   return compiled.then(
     (set): Promise<GradeOutcome> =>
       Effect.runPromise(
-        set.grade({ answer: input.answer, item: input.item ?? {}, trajectory: input.trajectory ?? [] }),
+        // ctx.grade runs in the solver, beside no interceptor of proctor's: a model grader says so.
+        set
+          .grade({ answer: input.answer, item: input.item ?? {}, trajectory: input.trajectory ?? [] })
+          .pipe(Effect.provideService(RunJudges, RunJudges.none)),
       ),
   )
 }

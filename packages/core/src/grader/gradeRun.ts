@@ -6,7 +6,14 @@ import { ConfigError } from "../config/ConfigError.js"
 import type { EvalRunConfig } from "../config/EvalRunConfig.js"
 import { type Dataset, loadDataset } from "../dataset/Dataset.js"
 import { graderSetupError } from "../dataset/DatasetRun.js"
+import type { RolloutInterception } from "../interceptor/Interceptor.js"
+import { JudgedRollout } from "../judge/JudgedRollout.js"
+import { JudgeError } from "../judge/JudgeError.js"
+import { JudgeObservations } from "../judge/JudgeObservations.js"
+import type { JudgeSettings } from "../judge/JudgeSettings.js"
+import { RunJudges } from "../judge/RunJudges.js"
 import { type EvalResult, rolloutKeyId } from "../result/EvalResult.js"
+import { CHEAP_BATCH_BYTES, openJournalAppender } from "../store/JournalAppender.js"
 import {
   configFromManifest,
   initRunDirectory,
@@ -14,6 +21,7 @@ import {
   openJournal,
   type RunDirectoryManifest,
   readRunManifest,
+  saveSummary,
 } from "../store/RunDirectory.js"
 import { SummaryAccumulator } from "../summary/Summary.js"
 import { answerOfFinal, itemOfFinal } from "./GradedSolver.js"
@@ -36,6 +44,17 @@ export interface GradeRunOptions {
   readonly specs: ReadonlyArray<GraderSpec>
   /** The set's name (default: its graders' names joined by `+`). */
   readonly name?: string | undefined
+  /** The judge of the set's model graders without one of their own; default: the run's `[eval.judge]`. */
+  readonly judge?: JudgeSettings | undefined
+  /**
+   * The interceptor model graders ask their judges through (their calls land in the set's `model_calls.jsonl`);
+   * without one, a model grader's rollouts fail saying so.
+   */
+  readonly interception?: RolloutInterception | undefined
+  /** Where the judges' keys are read; default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined
+  /** Rollouts graded at once when a grader asks a judge (default: the run's concurrency). */
+  readonly concurrency?: number | undefined
 }
 
 const invalid = (message: string) => new ConfigError({ reason: "InvalidValue", message })
@@ -48,13 +67,19 @@ const itemsOf = (dataset: Dataset | null) => (result: EvalResult) =>
  * A stored result graded again: the set's score is its `score` (and, for task-app and agent runs, its
  * `verifier_score`, as at run time); its verdicts replace `grades`. A grader that cannot judge makes it an error.
  */
-const regraded = (result: EvalResult, outcome: GradeOutcome | GraderError, isDataset: boolean): EvalResult =>
-  outcome instanceof GraderError
+const compareKeys = (a: EvalResult, b: EvalResult) => a.seed - b.seed || a.attempt - b.attempt
+
+const regraded = (
+  result: EvalResult,
+  outcome: GradeOutcome | GraderError | JudgeError,
+  isDataset: boolean,
+): EvalResult =>
+  outcome instanceof GraderError || outcome instanceof JudgeError
     ? {
         ...result,
         score: null,
         status: "error",
-        error_kind: "verifier",
+        error_kind: outcome instanceof JudgeError ? "judge" : "verifier",
         error: `grader ${outcome.grader}: ${outcome.message}`,
       }
     : {
@@ -67,8 +92,9 @@ const regraded = (result: EvalResult, outcome: GradeOutcome | GraderError, isDat
 /**
  * `proctor grade`: grades a finished run's stored answers with other graders, as a named set in the run directory
  * (`grades/{name}/`, a run directory of its own: `config.json` with the graders, `results.jsonl`, `summary.json`),
- * without calling the model. Results stream through one at a time (a 100,000-rollout run is never in memory), each
- * appended before the next is graded: killed, it resumes where it stopped. Errored rollouts are copied as they are.
+ * without calling the model. Results stream through one at a time (a 100,000-rollout run is never in memory), appended
+ * in batches when every grader is a rule (each verdict at once otherwise): killed, it resumes after the last one
+ * written. Errored rollouts are copied as they are.
  */
 export const gradeRun = Effect.fn("gradeRun")(function* (options: GradeRunOptions) {
   const name = options.name ?? defaultGraderSetName(options.specs)
@@ -79,14 +105,15 @@ export const gradeRun = Effect.fn("gradeRun")(function* (options: GradeRunOption
   const stored = yield* Either.mapLeft(configFromManifest(manifest, undefined), (wrong) =>
     invalid(`${options.runDir}/config.json cannot be read: ${wrong}`),
   )
-  const config: EvalRunConfig = { ...stored, graders: options.specs }
+  const judge = options.judge ?? stored.judge
+  const config: EvalRunConfig = { ...stored, graders: options.specs, ...(judge === undefined ? {} : { judge }) }
   const dataset =
     config.dataset === undefined
       ? null
       : yield* Effect.mapError(loadDataset(config.dataset), (error) =>
           invalid(`${error.message} (the run's dataset: run proctor grade from where the run was started)`),
         )
-  const graders = yield* Effect.mapError(makeGraderSet(options.specs), graderSetupError(options.specs))
+  const graders = yield* Effect.mapError(makeGraderSet(options.specs, judge), graderSetupError(options.specs))
   const dir = graderSetDir(options.runDir, name)
   if (existsSync(join(dir, "config.json"))) {
     const earlier = yield* readRunManifest(dir)
@@ -96,43 +123,111 @@ export const gradeRun = Effect.fn("gradeRun")(function* (options: GradeRunOption
   } else {
     yield* initRunDirectory(dir, manifest.run_id, config)
   }
-  const done = new Set<string>()
-  for (const result of (yield* openJournal(dir, config)).results()) done.add(rolloutKeyId(result))
+  const earlier = yield* openJournal(dir, config)
   const source = yield* openJournal(options.runDir, stored)
-  const store = yield* makeRunDirectoryStore(dir, config)
+  // Rules regrade in microseconds: a kill loses a batch of them at most. A code grader or a judge writes each verdict.
+  const appender = yield* openJournalAppender(dir, graders.gradeSync === null ? 0 : CHEAP_BATCH_BYTES)
   const summary = new SummaryAccumulator({
     attempts: config.attempts,
     passThreshold: config.pass_threshold,
     clusterBy: config.cluster_by,
   })
   const itemOf = itemsOf(dataset)
+  // A set's judges store their calls in the set's own model_calls.jsonl, counted apart in its summary.
+  const calls = graders.judged ? yield* makeRunDirectoryStore(dir, config) : null
+  const judges =
+    calls === null || options.interception === undefined
+      ? RunJudges.none
+      : RunJudges.make(
+          { runId: manifest.run_id, interception: options.interception, env: options.env ?? process.env },
+          (recorded) => Effect.orDie(calls.appendModelCalls(recorded)),
+        )
+  const gradeOne = (result: EvalResult): Effect.Effect<EvalResult> => {
+    if (result.status !== "ok") return Effect.succeed(result)
+    const input: GraderInput = { answer: answerOfFinal(result, []), item: itemOf(result) }
+    if (graders.gradeSync !== null) {
+      return Effect.succeed(regraded(result, gradeSyncly(graders.gradeSync, input), dataset !== null))
+    }
+    const rollout = {
+      rolloutId: `${manifest.run_id}-${name}-${rolloutKeyId(result)}`,
+      seed: result.seed,
+      attempt: result.attempt,
+    }
+    return graders.grade(input).pipe(
+      Effect.provideService(RunJudges, judges),
+      Effect.provideService(JudgedRollout, rollout),
+      Effect.either,
+      Effect.map((outcome) => regraded(result, Either.merge(outcome), dataset !== null)),
+    )
+  }
+  // The set's judges' verdicts, beside the run's own judges' (named `run/…`): a second judge's agreement shows.
+  const observations = judgeObservationsOf(options.specs, judge, dataset, "")
+  const runJudges = judgeObservationsOf(stored.graders ?? [], stored.judge, dataset, `${RUN_GRADES}/`)
+  const take = (result: EvalResult) => {
+    summary.add(result)
+    observations.add(result)
+  }
   const started = Date.now()
   let graded = 0
+  // Rules grade one result at a time (microseconds each); a set with judges asks several at once, appended in order.
+  const width = graders.judged ? Math.max(1, options.concurrency ?? config.concurrency) : 1
+  let pending: Array<EvalResult> = []
+  const flush = Effect.suspend(() => {
+    const taken = pending
+    pending = []
+    return Effect.flatMap(Effect.forEach(taken, gradeOne, { concurrency: width }), (nexts) => {
+      for (const next of nexts) {
+        const failed = appender.append(next)
+        if (failed !== undefined) return failed
+        take(next)
+        graded++
+      }
+      return Effect.void
+    })
+  })
+  // Both journals come in key order: walked side by side, a key graded by an earlier session is skipped, and the
+  // summary takes the whole set's results in key order (earlier sessions' included), as a read-back would.
+  const earlierResults = earlier.results()[Symbol.iterator]()
+  let before = earlierResults.next()
   for (const result of source.results()) {
-    if (done.has(rolloutKeyId(result))) continue
-    let next = result
-    if (result.status === "ok") {
-      const input: GraderInput = { answer: answerOfFinal(result, []), item: itemOf(result) }
-      const outcome =
-        graders.gradeSync === null
-          ? yield* Effect.either(graders.grade(input)).pipe(Effect.map(Either.merge))
-          : gradeSyncly(graders.gradeSync, input)
-      next = regraded(result, outcome, dataset !== null)
+    if (runJudges.active) runJudges.add(result)
+    while (before.done !== true && compareKeys(before.value, result) < 0) {
+      take(before.value)
+      before = earlierResults.next()
     }
-    yield* store.append(next)
-    graded++
+    if (before.done !== true && compareKeys(before.value, result) === 0) {
+      take(before.value)
+      before = earlierResults.next()
+      continue
+    }
+    pending.push(result)
+    if (pending.length >= width) yield* flush
   }
-  // The summary is the whole set's, earlier sessions' results included: read back from the set's own journal.
-  for (const result of (yield* openJournal(dir, config)).results()) summary.add(result)
+  yield* flush
+  for (; before.done !== true; before = earlierResults.next()) take(before.value)
+  // The set's judges' calls, apart from the policy's (which the set did not make).
+  const callSpending = calls?.callSpending === undefined ? undefined : yield* calls.callSpending(() => false)
   const runSummary = summary.summarize({
     runId: manifest.run_id,
     plannedKeys: source.size,
     missingKeys: [],
     durationMs: Date.now() - started,
+    callSpending,
+    judgeTrust: observations.active ? JudgeObservations.trustOf(observations, runJudges) : undefined,
   })
-  yield* store.saveSummary(runSummary)
-  return { name, dir, graded, resumed: done.size, summary: runSummary }
+  yield* saveSummary(dir, runSummary)
+  return { name, dir, graded, resumed: earlier.size, summary: runSummary }
 }, Effect.scoped)
+
+/** How the run's own verdicts are named beside a set's in the set's judge trust (`run/rubric`). */
+const RUN_GRADES = "run"
+
+const judgeObservationsOf = (
+  specs: ReadonlyArray<GraderSpec>,
+  evalJudge: JudgeSettings | undefined,
+  dataset: Dataset | null,
+  prefix: string,
+) => new JudgeObservations({ specs, evalJudge, rowOf: itemsOf(dataset), prefix })
 
 /** A rule set's verdicts without an Effect per rollout; its `GraderError` as a value. */
 const gradeSyncly = (grade: (input: GraderInput) => GradeOutcome, input: GraderInput): GradeOutcome | GraderError => {

@@ -3,6 +3,7 @@ import { ConfigError } from "../config/ConfigError.js"
 import type { EvalRunConfig } from "../config/EvalRunConfig.js"
 import type { Dataset } from "../dataset/Dataset.js"
 import { datasetSolver, type RowPrompt } from "../dataset/DatasetSolver.js"
+import { runJudgesOrNone } from "../grader/GradedSolver.js"
 import { GraderError, type GraderInput, type GraderVerdicts } from "../grader/Grader.js"
 import { type GradeOutcome, type GraderSet, SCORE_GRADER } from "../grader/GraderSet.js"
 import { Solver } from "../solver/Solver.js"
@@ -34,6 +35,8 @@ export const importedGraderSet = (rows: ReadonlyArray<ImportedRow>): GraderSet =
   return {
     specs: [],
     names,
+    // Imported checks are rules: model-graded kinds are refused at import, so no judge is asked.
+    judged: false,
     gradeSync,
     grade: (input) =>
       Effect.try({
@@ -58,7 +61,12 @@ export const importedDatasetRun = (config: EvalRunConfig, imported: ImportedEval
   )
   return {
     dataset,
-    solver: Layer.succeed(Solver, datasetSolver(config, dataset, prompts, importedGraderSet(imported.rows))),
+    solver: Layer.effect(
+      Solver,
+      Effect.map(runJudgesOrNone, (judges) =>
+        datasetSolver(config, dataset, prompts, importedGraderSet(imported.rows), judges),
+      ),
+    ),
     taskIdOf: (seed: number) => dataset.ids[seed] ?? seed,
   }
 }

@@ -1,35 +1,34 @@
 import { Effect, Schema } from "effect"
+import type { GraderInput, GraderVerdict } from "../grader/Grader.js"
 import { type JudgeAnswer, type JudgeAsk, JudgeClient, type JudgeSpend } from "./JudgeClient.js"
 import type { JudgeError } from "./JudgeError.js"
 import { JudgeSettings, judgeDefaults } from "./JudgeSettings.js"
 
-/**
- * What a grader grades (the grader contract's `GraderInput`): the rollout's final answer, its task's dataset row,
- * and its trajectory when it has one. The grader framework (`grader/`) owns the type; model graders take it as is.
- */
-export interface GraderInput {
-  readonly answer: string
-  readonly item: Readonly<Record<string, unknown>>
-  readonly trajectory?: ReadonlyArray<unknown> | undefined
-}
+const described = <S extends Schema.Schema.All>(schema: S, description: string) =>
+  Schema.optionalWith(schema, { exact: true }).annotations({ description })
 
-/** A grader's verdict (the grader contract's `GraderVerdict`): a score in [0, 1], whether it passes, and why. */
-export interface GraderVerdict {
-  readonly score: number
-  readonly passed: boolean
-  readonly reason?: string | undefined
-  readonly details?: unknown
-}
-
-/** Fields every model grader's spec has (the grader contract: a `name`, an optional `weight`). */
+/** Fields every model grader's spec has: those of every grader (`name`, `weight`), the task's column, its judge. */
 export const judgeGraderFields = {
-  name: Schema.NonEmptyTrimmedString,
-  weight: Schema.optionalWith(Schema.Number.pipe(Schema.nonNegative()), { exact: true }),
-  /** The dataset column holding the task put to the policy, shown to the judge. */
-  question: Schema.optionalWith(Schema.NonEmptyTrimmedString, { exact: true, default: () => "question" }),
-  /** This grader's own judge (a second judge to compare with the first, say); else `[eval.judge]`. */
-  judge: Schema.optionalWith(JudgeSettings, { exact: true }),
+  name: described(
+    Schema.NonEmptyTrimmedString,
+    "The metric's name in results and summaries (default: the type). The grader named `score` is the run's score.",
+  ),
+  weight: described(
+    Schema.Number.pipe(Schema.positive({ message: () => "expected a positive number" })),
+    "Its weight in the run's score when no grader is named `score` (default 1).",
+  ),
+  question: Schema.optionalWith(Schema.NonEmptyTrimmedString, { exact: true, default: () => "question" }).annotations({
+    description: "The dataset column holding the task put to the policy, shown to the judge (default `question`).",
+  }),
+  judge: described(
+    JudgeSettings,
+    "This grader's own judge (a second judge to compare with the first, say), with the keys of `[eval.judge]`; default: `[eval.judge]`.",
+  ),
 }
+
+/** A model grader's metric name: its `name`, else its type. */
+export const judgeGraderName = (spec: { readonly type: string; readonly name?: string | undefined }): string =>
+  spec.name ?? spec.type
 
 /** The judge a model grader asks: its own, else the eval's; null when neither is declared. */
 export const judgeOf = (
@@ -54,6 +53,10 @@ export const columnText = (item: Readonly<Record<string, unknown>>, column: stri
   if (value === undefined || value === null) return ""
   return typeof value === "string" ? value : JSON.stringify(value)
 }
+
+/** What the judge reads as the task: the row's task column, else the prompt the policy was given (dataset runs). */
+export const taskText = (spec: { readonly question: string }, input: Pick<GraderInput, "item" | "prompt">): string =>
+  columnText(input.item, spec.question) || (input.prompt ?? "")
 
 /**
  * Asks the judge `[eval.judge] samples` times (each a sample with its own `seed`), and returns every answer with

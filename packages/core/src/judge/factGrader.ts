@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { columnText, type JudgeGrader, judgeGraderFields } from "./JudgeGrader.js"
+import { columnText, type JudgeGrader, judgeGraderFields, judgeGraderName, taskText } from "./JudgeGrader.js"
 import { askLabel, labelMessages } from "./labelGrader.js"
 
 /**
@@ -11,8 +11,13 @@ import { askLabel, labelMessages } from "./labelGrader.js"
 export const FactGraderSpec = Schema.Struct({
   type: Schema.Literal("fact"),
   ...judgeGraderFields,
-  /** The dataset column with the reference answer. */
-  reference: Schema.optionalWith(Schema.NonEmptyTrimmedString, { exact: true, default: () => "reference" }),
+  reference: Schema.optionalWith(Schema.NonEmptyTrimmedString, { exact: true, default: () => "reference" }).annotations(
+    { description: "The dataset column with the reference answer (default `reference`)." },
+  ),
+}).annotations({
+  identifier: "fact",
+  description:
+    "A judge model checks the answer's facts against a reference answer (same 1, superset 0.6, subset 0.4, immaterial differences 1, contradicts 0; passes unless it contradicts or leaves part out).",
 })
 export type FactGraderSpec = typeof FactGraderSpec.Type
 
@@ -37,13 +42,13 @@ const INSTRUCTIONS =
 
 export const factGrader: JudgeGrader<FactGraderSpec> = (spec, input) =>
   askLabel({
-    grader: spec.name,
+    grader: judgeGraderName(spec),
     labels: FACT_LABELS,
     passing: FACT_PASSING,
     scores: FACT_SCORES,
     messages: labelMessages(INSTRUCTIONS, FACT_LABELS, FACT_PASSING, FACT_DESCRIPTIONS, {
-      task: columnText(input.item, spec.question),
+      task: taskText(spec, input),
       reference: columnText(input.item, spec.reference),
       answer: input.answer,
     }),
-  }).pipe(Effect.withSpan("factGrader", { attributes: { grader: spec.name } }))
+  }).pipe(Effect.withSpan("factGrader", { attributes: { grader: judgeGraderName(spec) } }))

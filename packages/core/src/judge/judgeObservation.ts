@@ -1,5 +1,5 @@
+import type { GraderVerdict } from "../grader/Grader.js"
 import type { JudgeObservation } from "../summary/JudgeTrust.js"
-import type { GraderVerdict } from "./JudgeGrader.js"
 
 type Outcome = "won" | "tie" | "lost"
 

@@ -1,13 +1,14 @@
 import { Effect, Schema } from "effect"
+import type { GraderInput, GraderVerdict } from "../grader/Grader.js"
 import type { JudgeClient, JudgeMessage } from "./JudgeClient.js"
 import type { JudgeError } from "./JudgeError.js"
 import {
   askSamples,
   columnText,
-  type GraderInput,
-  type GraderVerdict,
   type JudgeGrader,
   judgeGraderFields,
+  judgeGraderName,
+  taskText,
 } from "./JudgeGrader.js"
 import { judgeJson, reasoningOf } from "./judgeAnswer.js"
 import { judgeMessages, labelFormat } from "./judgePrompt.js"
@@ -24,18 +25,26 @@ const Labels = Schema.Array(Schema.NonEmptyTrimmedString).pipe(
 export const LabelGraderSpec = Schema.Struct({
   type: Schema.Literal("label"),
   ...judgeGraderFields,
-  instructions: Schema.NonEmptyTrimmedString,
-  labels: Labels,
-  passing: Schema.Array(Schema.NonEmptyTrimmedString).pipe(Schema.minItems(1)),
-  /** What each label means, shown to the judge. */
-  descriptions: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.String }), { exact: true }),
-  /** A dataset column with a reference answer, shown to the judge when given. */
-  reference: Schema.optionalWith(Schema.NonEmptyTrimmedString, { exact: true }),
+  instructions: Schema.NonEmptyTrimmedString.annotations({ description: "What the judge decides, in its words." }),
+  labels: Labels.annotations({ description: "The labels the judge picks one of (two or more)." }),
+  passing: Schema.Array(Schema.NonEmptyTrimmedString)
+    .pipe(Schema.minItems(1))
+    .annotations({ description: "The labels that pass (score 1; the others score 0)." }),
+  descriptions: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.String }), {
+    exact: true,
+  }).annotations({ description: "What each label means, shown to the judge." }),
+  reference: Schema.optionalWith(Schema.NonEmptyTrimmedString, { exact: true }).annotations({
+    description: "A dataset column with a reference answer, shown to the judge.",
+  }),
 }).pipe(
   Schema.filter(
     (spec) =>
       spec.passing.every((label) => spec.labels.includes(label)) || "every label in `passing` must be one of `labels`",
   ),
+  Schema.annotations({
+    identifier: "label",
+    description: "A judge model picks one of declared labels, with its reasoning; some labels pass.",
+  }),
 )
 export type LabelGraderSpec = typeof LabelGraderSpec.Type
 
@@ -123,13 +132,13 @@ export const askLabel = (question: LabelQuestion): Effect.Effect<GraderVerdict, 
 
 export const labelGrader: JudgeGrader<LabelGraderSpec> = (spec, input: GraderInput) =>
   askLabel({
-    grader: spec.name,
+    grader: judgeGraderName(spec),
     labels: spec.labels,
     passing: spec.passing,
     scores: Object.fromEntries(spec.labels.map((label) => [label, spec.passing.includes(label) ? 1 : 0])),
     messages: labelMessages(spec.instructions, spec.labels, spec.passing, spec.descriptions ?? {}, {
-      task: columnText(input.item, spec.question),
+      task: taskText(spec, input),
       reference: spec.reference === undefined ? "" : columnText(input.item, spec.reference),
       answer: input.answer,
     }),
-  }).pipe(Effect.withSpan("labelGrader", { attributes: { grader: spec.name } }))
+  }).pipe(Effect.withSpan("labelGrader", { attributes: { grader: judgeGraderName(spec) } }))

@@ -1,5 +1,12 @@
 import { Effect, Random, Schema } from "effect"
-import { askSamples, columnText, type JudgeGrader, judgeGraderFields } from "./JudgeGrader.js"
+import {
+  askSamples,
+  columnText,
+  type JudgeGrader,
+  judgeGraderFields,
+  judgeGraderName,
+  taskText,
+} from "./JudgeGrader.js"
 import { judgeJson, reasoningOf } from "./judgeAnswer.js"
 import { judgeMessages, WINNER_FORMAT } from "./judgePrompt.js"
 
@@ -13,12 +20,21 @@ import { judgeMessages, WINNER_FORMAT } from "./judgePrompt.js"
 export const PairwiseGraderSpec = Schema.Struct({
   type: Schema.Literal("pairwise"),
   ...judgeGraderFields,
-  criteria: Schema.NonEmptyTrimmedString,
-  /** The dataset column with the answer to compare against. */
-  other: Schema.NonEmptyTrimmedString,
-  /** A dataset column with a reference answer, shown to the judge when given. */
-  reference: Schema.optionalWith(Schema.NonEmptyTrimmedString, { exact: true }),
-  both_orders: Schema.optionalWith(Schema.Boolean, { exact: true, default: () => false }),
+  criteria: Schema.NonEmptyTrimmedString.annotations({ description: "What makes one answer better, for the judge." }),
+  other: Schema.NonEmptyTrimmedString.annotations({
+    description: "The dataset column with the answer to compare against (a reference model's, an earlier run's).",
+  }),
+  reference: Schema.optionalWith(Schema.NonEmptyTrimmedString, { exact: true }).annotations({
+    description: "A dataset column with a reference answer, shown to the judge.",
+  }),
+  both_orders: Schema.optionalWith(Schema.Boolean, { exact: true, default: () => false }).annotations({
+    description:
+      "Ask in both orders, which measures the judge's position bias (default false: one order, drawn at random and recorded).",
+  }),
+}).annotations({
+  identifier: "pairwise",
+  description:
+    "A judge model compares the answer with another answer to the same task and names the better one or a tie (win 1, tie ½, loss 0; passes above ½).",
 })
 export type PairwiseGraderSpec = typeof PairwiseGraderSpec.Type
 
@@ -44,9 +60,9 @@ export const pairwiseGrader: JudgeGrader<PairwiseGraderSpec> = (spec, input) =>
       Effect.gen(function* () {
         const [a, b] = order === "answer_first" ? [input.answer, other] : [other, input.answer]
         const { answers, record } = yield* askSamples({
-          grader: spec.name,
+          grader: judgeGraderName(spec),
           messages: judgeMessages(INSTRUCTIONS, WINNER_FORMAT, [
-            { title: "Task", text: columnText(input.item, spec.question) },
+            { title: "Task", text: taskText(spec, input) },
             {
               title: "Reference answer",
               text: spec.reference === undefined ? "" : columnText(input.item, spec.reference),
@@ -92,4 +108,4 @@ export const pairwiseGrader: JudgeGrader<PairwiseGraderSpec> = (spec, input) =>
       ...(reasoning === null ? {} : { reason: reasoning }),
       details: { kind: "pairwise", order: first, verdicts },
     }
-  }).pipe(Effect.withSpan("pairwiseGrader", { attributes: { grader: spec.name } }))
+  }).pipe(Effect.withSpan("pairwiseGrader", { attributes: { grader: judgeGraderName(spec) } }))

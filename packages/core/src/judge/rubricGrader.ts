@@ -1,5 +1,12 @@
 import { Effect, Schema } from "effect"
-import { askSamples, columnText, type JudgeGrader, judgeGraderFields } from "./JudgeGrader.js"
+import {
+  askSamples,
+  columnText,
+  type JudgeGrader,
+  judgeGraderFields,
+  judgeGraderName,
+  taskText,
+} from "./JudgeGrader.js"
 import { judgeJson, reasoningOf } from "./judgeAnswer.js"
 import { judgeMessages, scoreFormat } from "./judgePrompt.js"
 
@@ -14,11 +21,22 @@ const Range = Schema.Tuple(Schema.Int, Schema.Int).pipe(
 export const RubricGraderSpec = Schema.Struct({
   type: Schema.Literal("rubric"),
   ...judgeGraderFields,
-  rubric: Schema.NonEmptyTrimmedString,
-  range: Schema.optionalWith(Range, { exact: true, default: () => [1, 5] as const }),
-  pass_score: Schema.optionalWith(Schema.Number.pipe(Schema.finite()), { exact: true }),
-  /** A dataset column with a reference answer, shown to the judge when given. */
-  reference: Schema.optionalWith(Schema.NonEmptyTrimmedString, { exact: true }),
+  rubric: Schema.NonEmptyTrimmedString.annotations({
+    description: "What a good answer does, for the judge to score by.",
+  }),
+  range: Schema.optionalWith(Range, { exact: true, default: () => [1, 5] as const }).annotations({
+    description: "The judge's scores, `[min, max]` (default `[1, 5]`); the verdict's score maps them onto 0–1.",
+  }),
+  pass_score: Schema.optionalWith(Schema.Number.pipe(Schema.finite()), { exact: true }).annotations({
+    description: "The judge's score at or above which the answer passes (default: the middle of the range).",
+  }),
+  reference: Schema.optionalWith(Schema.NonEmptyTrimmedString, { exact: true }).annotations({
+    description: "A dataset column with a reference answer, shown to the judge.",
+  }),
+}).annotations({
+  identifier: "rubric",
+  description:
+    "A judge model scores the answer by a rubric in a declared range, with its reasoning (an answer out of range is asked again, then a `judge` error).",
 })
 export type RubricGraderSpec = typeof RubricGraderSpec.Type
 
@@ -34,9 +52,9 @@ export const rubricGrader: JudgeGrader<RubricGraderSpec> = (spec, input) =>
   Effect.gen(function* () {
     const [min, max] = spec.range
     const { answers, record } = yield* askSamples({
-      grader: spec.name,
+      grader: judgeGraderName(spec),
       messages: judgeMessages(INSTRUCTIONS, scoreFormat(min, max), [
-        { title: "Task", text: columnText(input.item, spec.question) },
+        { title: "Task", text: taskText(spec, input) },
         { title: "Reference answer", text: spec.reference === undefined ? "" : columnText(input.item, spec.reference) },
         { title: "Answer", text: input.answer },
         { title: "Rubric", text: spec.rubric },
@@ -74,4 +92,4 @@ export const rubricGrader: JudgeGrader<RubricGraderSpec> = (spec, input) =>
         judge: record(reasoning),
       },
     }
-  }).pipe(Effect.withSpan("rubricGrader", { attributes: { grader: spec.name } }))
+  }).pipe(Effect.withSpan("rubricGrader", { attributes: { grader: judgeGraderName(spec) } }))

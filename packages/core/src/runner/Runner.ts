@@ -1,6 +1,7 @@
 import { Duration, Effect, Fiber, PubSub } from "effect"
 import type { EvalRunConfig } from "../config/EvalRunConfig.js"
 import type { RunEvent, RunProgress } from "../events/RunEvents.js"
+import type { JudgeObservations } from "../judge/JudgeObservations.js"
 import { type PlannedKey, RolloutPlan } from "../plan/RolloutPlan.js"
 import type { AgentTrajectoryEvent } from "../result/AgentTrajectoryEvent.js"
 import {
@@ -40,6 +41,8 @@ export interface RunnerOptions {
    * Give one metered by the intercepted model calls when the run has them (see `EvalRun`).
    */
   readonly budget?: RunBudget | null | undefined
+  /** The run's model graders' verdicts, collected for the summary's `judge_trust` (earlier sessions' included). */
+  readonly judgeObservations?: JudgeObservations | undefined
 }
 
 export interface RunOutcome {
@@ -346,8 +349,10 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
   let retriedErrors = 0
   const stored = yield* store.completed
   const kept = options.retryErrors === true ? withoutErrors(stored, () => retriedErrors++) : stored
+  const judged = options.judgeObservations
   plan.markStored(kept, (result) => {
     summary.addFromEarlierSession(result)
+    judged?.add(result)
     count(result)
   })
   const planned = plan.size
@@ -370,6 +375,7 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
       Effect.flatMap(store.append(result), () => {
         plan.markDone(key.index)
         summary.add(result)
+        judged?.add(result)
         count(result)
         return publish({ _tag: "RolloutFinished", result, progress: progress() })
       }),
@@ -429,6 +435,7 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
     durationMs: Date.now() - startedAt,
     retriedErrors,
     budgetStop,
+    judgeTrust: judged?.trust(),
   })
   yield* store.saveSummary(result)
   const interrupted = missingKeys.length > 0 && (control.isStopRequested() || budgetStop !== null)

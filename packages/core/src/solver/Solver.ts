@@ -91,8 +91,11 @@ export const finalOfScore = (score: number, over: Omit<Partial<FinalResult>, "_t
 
 /** A failure inside an in-process solver. `retryable` marks system errors (nanoeval's rule). */
 export class SolverError extends Schema.TaggedError<SolverError>()("SolverError", {
-  /** `Verifier`: the task's tests left no reward or ran past their time (not retried). */
-  reason: Schema.Literal("Failed", "Timeout", "NoResult", "NoScore", "Verifier"),
+  /**
+   * `Verifier`: the task's tests left no reward or ran past their time, or a grader could not judge; `Judge`: a judge
+   * model gave no usable verdict after its retries (neither is retried: the policy's answer stands).
+   */
+  reason: Schema.Literal("Failed", "Timeout", "NoResult", "NoScore", "Verifier", "Judge"),
   message: Schema.String,
   retryable: Schema.Boolean,
   retryAfterMs: Schema.optional(Schema.Number),
@@ -108,6 +111,7 @@ const SOLVER_ERROR_KINDS: Readonly<Record<SolverError["reason"], ErrorKind>> = {
   Timeout: "timeout",
   NoScore: "no_score",
   Verifier: "verifier",
+  Judge: "judge",
 }
 
 /** `SandboxError` is a failure of its own: kind `sandbox`, retried unless the runtime is unavailable. */

@@ -25,6 +25,7 @@ import {
 } from "../config/EvalRunConfig.js"
 import { splitSecrets } from "../config/withoutSecrets.js"
 import { type EvalResult, rolloutKeyId } from "../result/EvalResult.js"
+import type { RunSummary } from "../summary/Summary.js"
 import { sumCallSpending } from "./internal/callSpending.js"
 import { endLastLine } from "./internal/endLastLine.js"
 import {
@@ -195,6 +196,32 @@ const describeProblems = (path: string, problems: ReadonlyArray<JournalProblem>)
   return `${path} line ${first!.line} ${first!.problem}${more}`
 }
 
+/** What one read of a journal takes in: a thousand or so results. */
+const READ_WINDOW_BYTES = 1024 * 1024
+
+/**
+ * Reads lines by offset through a window of the file: results in key order lie close together in the file (a
+ * finished run wrote them about in that order), so a read-back of 100,000 results makes a hundred reads, not
+ * 100,000. A line outside the window moves it there, a little before the line for a journal written out of order.
+ */
+const windowedReader = (fd: number) => {
+  let window = Buffer.allocUnsafe(READ_WINDOW_BYTES)
+  let start = 0
+  let end = 0
+  return (offset: number, length: number): string => {
+    if (offset < start || offset + length > end) {
+      start = Math.max(0, offset - READ_WINDOW_BYTES / 8)
+      if (offset + length - start > window.length) window = Buffer.allocUnsafe(offset + length - start)
+      end = start
+      for (let got = -1; got !== 0 && end - start < window.length; end += got) {
+        got = readSync(fd, window, end - start, window.length - (end - start), end)
+      }
+      if (offset + length > end) throw new Error(`the journal ends at byte ${end}, before its line at ${offset}`)
+    }
+    return window.toString("utf8", offset - start, offset - start + length)
+  }
+}
+
 const readEntries = (path: string, entries: JournalEntries): Journal => {
   const order = Array.from(entries.seeds.keys()).sort(
     (a, b) => entries.seeds[a]! - entries.seeds[b]! || entries.attempts[a]! - entries.attempts[b]!,
@@ -205,11 +232,8 @@ const readEntries = (path: string, entries: JournalEntries): Journal => {
       if (order.length === 0) return
       const fd = openSync(path, "r")
       try {
-        for (const slot of order) {
-          const buffer = Buffer.allocUnsafe(entries.lengths[slot]!)
-          readSync(fd, buffer, 0, buffer.length, entries.offsets[slot]!)
-          yield JSON.parse(buffer.toString("utf8")) as EvalResult
-        }
+        const read = windowedReader(fd)
+        for (const slot of order) yield JSON.parse(read(entries.offsets[slot]!, entries.lengths[slot]!)) as EvalResult
       } finally {
         closeSync(fd)
       }
@@ -311,6 +335,13 @@ export const repairJournal = (dir: string, plan: JournalPlan, now = new Date()) 
     }),
   )
 }
+
+/** Writes a run directory's `summary.json`. */
+export const saveSummary = (dir: string, summary: RunSummary) =>
+  Effect.try({
+    try: () => writeFileSync(join(dir, SUMMARY_FILE), `${JSON.stringify(summary, null, 2)}\n`),
+    catch: storeIoError(`cannot write ${join(dir, SUMMARY_FILE)}`),
+  })
 
 /**
  * The CLI's store: an append-only JSONL journal in the run directory. Each result is written with one
@@ -420,11 +451,7 @@ export const makeRunDirectoryStore = (dir: string, plan: JournalPlan) =>
             try: () => sumCallSpending(join(dir, MODEL_CALLS_FILE), errored),
             catch: storeIoError(`cannot read ${join(dir, MODEL_CALLS_FILE)}`),
           }),
-        saveSummary: (summary) =>
-          Effect.try({
-            try: () => writeFileSync(join(dir, SUMMARY_FILE), `${JSON.stringify(summary, null, 2)}\n`),
-            catch: storeIoError(`cannot write ${join(dir, SUMMARY_FILE)}`),
-          }),
+        saveSummary: (summary) => saveSummary(dir, summary),
       }
     }),
   )

@@ -72,6 +72,7 @@ export const jobViewerRun = (
       }),
     // An agent rollout's timeline, stored step by step by whichever process runs it (this one or a worker).
     steps: (seed, attempt) => store.stepsOf(job.id, { seed, attempt }),
+    agentEvents: (seed, attempt) => store.agentEventsOf(job.id, { seed, attempt }),
     live: Effect.sync(() => following()?.state.view() ?? null),
     results: Stream.paginateChunkEffect(0, (offset) =>
       Effect.map(store.viewerRows(job.id, { offset, limit: RESULTS_PAGE, maxSeq: null }), (rows) => [

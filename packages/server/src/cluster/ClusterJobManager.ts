@@ -118,7 +118,9 @@ export const makeClusterJobManager = (options: ClusterManagerOptions) =>
         }
         const lost = absent.filter((key) => window.inFlight.has(key))
         if (lost.length === 0) return
-        yield* Effect.promise(() => queue.add(lost.map(messageOf(jobId))))
+        yield* Effect.promise(() =>
+          queue.add(lost.map((key): RolloutMessage => ({ ...messageOf(jobId)(key), redelivery: true }))),
+        )
         bus.incrementStat("rollouts_redispatched", lost.length)
         yield* Effect.logInfo(`job ${jobId}: ${lost.length} rollouts were not in the queue; dispatched again`)
       })

@@ -8,6 +8,8 @@ export interface RolloutMessage {
   readonly job_id: string
   readonly seed: number
   readonly attempt: number
+  /** Dispatched again after it was lost: a worker may have started it already (its task app may still hold it). */
+  readonly redelivery?: true
 }
 
 /**

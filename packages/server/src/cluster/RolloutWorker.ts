@@ -11,22 +11,24 @@ import {
   type PricingOverrides,
   ResultStore,
   type RunControl,
+  type RunEvent,
   rolloutWithRetries,
   Solver as SolverTag,
   StoreError,
 } from "@proctor/core"
 import { Worker } from "bullmq"
-import { Context, Effect, Exit, Fiber, Layer, Option, Runtime, Scope } from "effect"
+import { Context, Effect, Exit, Fiber, Layer, Option, PubSub, Queue, Runtime, Scope } from "effect"
 import Fastify from "fastify"
 import { INTERCEPTOR_PREFIX, registerInterceptorRoutes } from "../api/interceptorRoutes.js"
 import { redisRateGate } from "../interceptor/redisRateGate.js"
 import { serverInterceptorLayer } from "../interceptor/serverInterceptorLayer.js"
 import { JobDatabase } from "../jobs/JobDatabase.js"
 import type { JobEvent } from "../jobs/JobEvent.js"
+import { JobPendingRolloutsLayer } from "../jobs/JobPendingRollouts.js"
 import { JobRuntime, type JobRuntimeOptions } from "../jobs/JobRuntime.js"
 import { isTerminal } from "../jobs/JobStatus.js"
 import { JobStore } from "../jobs/JobStore.js"
-import { withoutTrace } from "../jobs/jobEventOf.js"
+import { jobEventOf, withoutTrace } from "../jobs/jobEventOf.js"
 import { jobServicesLayer } from "../jobs/jobServicesLayer.js"
 import { RolloutStore, type RolloutStoreService } from "../jobs/RolloutStore.js"
 import { SandboxRuntimes } from "../jobs/SandboxRuntimes.js"
@@ -35,7 +37,7 @@ import { orStartError, type StartError } from "../lifetime/StartError.js"
 import { ClusterBus, type ClusterSettings, ROLLOUT_QUEUE, redisConnection, workersKey } from "./ClusterBus.js"
 import { ClusterStore } from "./ClusterStore.js"
 import { Batcher } from "./internal/Batcher.js"
-import type { RolloutMessage } from "./RolloutKey.js"
+import { queueJobId, type RolloutMessage } from "./RolloutKey.js"
 import { readLiveWorkers, WORKER_BEAT_MS, type WorkerBeat } from "./WorkerBeat.js"
 
 export interface RolloutWorkerOptions extends JobRuntimeOptions {
@@ -181,6 +183,35 @@ export const rolloutWorker = (
       (bus) => Effect.promise(() => bus.close()),
     )
     const contexts = new Map<string, Promise<JobContext | null>>()
+    /** Rollouts running here that were delivered before (by their `queueJobId`). */
+    const redelivered = new Set<string>()
+    // Results and their events go out in bursts: one statement and one Redis message for many rollouts.
+    const commits = new Batcher((batch: ReadonlyArray<{ jobId: string; result: EvalResult }>) =>
+      run(cluster.commitResults(batch)),
+    )
+    const events = new Batcher((batch: ReadonlyArray<JobEvent>) =>
+      bus.publishEvents(batch).then(() => batch.map(() => undefined)),
+    )
+
+    /**
+     * The job's run events as its subscribers hear them (its agent rollouts' steps, its retries), published by a fiber
+     * of the job's scope: a rollout never waits for Redis.
+     */
+    const runEventsOf = (jobId: string, scope: Scope.Scope) =>
+      Effect.gen(function* () {
+        const runEvents = yield* PubSub.unbounded<RunEvent>()
+        const subscription = yield* Scope.extend(PubSub.subscribe(runEvents), scope)
+        const forward = (batch: Iterable<RunEvent>) =>
+          Effect.promise(() =>
+            Promise.all(
+              Array.from(batch, (event) => jobEventOf(jobId, event))
+                .filter((event) => event !== null)
+                .map((event) => events.submit(event).catch(() => undefined)),
+            ),
+          )
+        yield* Effect.forkIn(Effect.forever(Effect.flatMap(Queue.takeBetween(subscription, 1, 1024), forward)), scope)
+        return runEvents
+      })
 
     /**
      * A job this worker cannot open (its config or secrets unreadable, an agent job's tasks or runtime missing on this
@@ -206,8 +237,14 @@ export const rolloutWorker = (
         }
         const { config, solver, agent } = opened.right
         const scope = yield* Scope.make()
+        // A task app's async rollouts are held in PostgreSQL: a key a killed worker had is polled again here.
+        const pendingRollouts = JobPendingRolloutsLayer(rollouts, jobId, (key) =>
+          redelivered.has(queueJobId({ job_id: jobId, ...key })),
+        )
         const context = yield* Layer.buildWithScope(
-          solver.pipe(Layer.provide(Layer.succeed(ResultStore, modelCallStore(rollouts, jobId)))),
+          solver.pipe(
+            Layer.provide(Layer.merge(Layer.succeed(ResultStore, modelCallStore(rollouts, jobId)), pendingRollouts)),
+          ),
           scope,
         )
         const control = makeRunControl()
@@ -216,8 +253,11 @@ export const rolloutWorker = (
           config,
           solver: Context.get(context, SolverTag),
           control,
+          events: yield* runEventsOf(jobId, scope),
           backoff: options.backoff ?? defaultBackoff,
           recordSteps: (steps) => Effect.orDie(rollouts.appendSteps(jobId, steps)),
+          // A command-line agent's own output, kept with the job as the embedded runner keeps it.
+          recordAgentEvents: (events) => Effect.orDie(rollouts.appendAgentEvents(jobId, events)),
         })
         // An agent job's results name their task, as the embedded runner's do.
         const run =
@@ -278,20 +318,18 @@ export const rolloutWorker = (
       (unlisten) => Effect.sync(unlisten),
     )
 
-    // Results and their events go out in bursts: one statement and one Redis message for many rollouts.
-    const commits = new Batcher((batch: ReadonlyArray<{ jobId: string; result: EvalResult }>) =>
-      run(cluster.commitResults(batch)),
-    )
-    const events = new Batcher((batch: ReadonlyArray<JobEvent>) =>
-      bus.publishEvents(batch).then(() => batch.map(() => undefined)),
-    )
     let committed = 0
     let handingBack = false
-    const processRollout = async (job: { data: RolloutMessage }) => {
+    const processRollout = async (job: { data: RolloutMessage; attemptsStarted: number }) => {
       const { job_id: jobId, seed, attempt } = job.data
       const ctx = await contextOf(jobId)
       if (ctx === null || handingBack) return "skipped"
-      const result = await run(Effect.raceFirst(ctx.run({ seed, attempt }), Effect.as(ctx.control.cancelled, null)))
+      // Delivered before (its worker died, or the dispatcher found it lost): whoever had it may have left it with the app.
+      const queued = queueJobId(job.data)
+      if (job.attemptsStarted > 1 || job.data.redelivery === true) redelivered.add(queued)
+      const result = await run(
+        Effect.raceFirst(ctx.run({ seed, attempt }), Effect.as(ctx.control.cancelled, null)),
+      ).finally(() => redelivered.delete(queued))
       if (result === null) return "abandoned"
       if (!(await commits.submit({ jobId, result }))) {
         bus.incrementStat("rollouts_rerun")

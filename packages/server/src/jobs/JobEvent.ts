@@ -3,12 +3,14 @@ import { Schema } from "effect"
 /**
  * What the job event stream (SSE) sends. The names follow synth-ai's stream client: it counts
  * `seed.completed` and stops at `job.completed` / `job.failed`, reading `data.completed` and `data.total`.
+ * proctor adds `rollout.step`: an agent rollout's step as it happens, in one line (its whole step is in the timeline).
  */
 export const JobEventType = Schema.Literal(
   "job.status",
   "job.started",
   "seed.completed",
   "seed.retried",
+  "rollout.step",
   "job.stopping",
   "job.completed",
   "job.failed",

@@ -103,6 +103,7 @@ export const makeJobResultStore = (
         }),
       appendModelCalls: (calls) => Effect.mapError(stores.rollouts.appendModelCalls(jobId, calls), storeError),
       appendSteps: (steps) => Effect.mapError(stores.rollouts.appendSteps(jobId, steps), storeError),
+      appendAgentEvents: (events) => Effect.mapError(stores.rollouts.appendAgentEvents(jobId, events), storeError),
       saveSummary: (summary) => Effect.mapError(stores.jobs.saveSummary(jobId, summary), storeError),
     }
     return service

@@ -1,9 +1,11 @@
 import { SqlClient, type SqlError } from "@effect/sql"
 import {
+  type AgentTrajectoryEvent,
   decodeModelCalls,
   type EvalResult,
   encodeModelCalls,
   type ModelCall,
+  type PendingRollout,
   type RolloutStep,
   rolloutKeyId,
 } from "@proctor/core"
@@ -81,6 +83,28 @@ export interface RolloutStoreService {
   readonly appendSteps: (jobId: string, steps: ReadonlyArray<RolloutStep>) => Effect.Effect<void, JobStoreError>
   /** A key's steps, every try's, in the order they happened. */
   readonly stepsOf: (jobId: string, key: RolloutCursor) => Effect.Effect<ReadonlyArray<RolloutStep>, JobStoreError>
+  /** Command-line agents' own output as it arrives; an event stored again (same rollout, try and index) is kept once. */
+  readonly appendAgentEvents: (
+    jobId: string,
+    events: ReadonlyArray<AgentTrajectoryEvent>,
+  ) => Effect.Effect<void, JobStoreError>
+  /** A task-app rollout answered in the async form, held until it settles (`PendingRollouts.hold`). */
+  readonly holdAsyncRollout: (
+    jobId: string,
+    key: RolloutCursor,
+    pending: PendingRollout,
+  ) => Effect.Effect<void, JobStoreError>
+  readonly releaseAsyncRollout: (jobId: string, key: RolloutCursor) => Effect.Effect<void, JobStoreError>
+  /** The rollouts a job's task app still holds: every one, or only `key`'s. */
+  readonly heldAsyncRollouts: (
+    jobId: string,
+    key: RolloutCursor | null,
+  ) => Effect.Effect<ReadonlyArray<RolloutCursor & { readonly pending: PendingRollout }>, JobStoreError>
+  /** A key's agent events, every try's, in the order they were written. */
+  readonly agentEventsOf: (
+    jobId: string,
+    key: RolloutCursor,
+  ) => Effect.Effect<ReadonlyArray<AgentTrajectoryEvent>, JobStoreError>
 }
 
 interface PageRow {
@@ -337,6 +361,76 @@ export const makeRolloutStore = Effect.gen(function* () {
               new JobStoreError({
                 reason: "Corrupt",
                 message: `steps of job ${jobId} seed ${key.seed} attempt ${key.attempt}: a stored step is not JSON`,
+              }),
+          }),
+        ),
+      ),
+    holdAsyncRollout: (jobId, key, pending) =>
+      sql`INSERT INTO async_rollouts (job_id, seed, attempt, app_rollout_id, status_path, accepted_at_ms)
+        VALUES (${jobId}, ${key.seed}, ${key.attempt}, ${pending.appRolloutId}, ${pending.statusPath},
+          ${pending.acceptedAtMs})
+        ON CONFLICT (job_id, seed, attempt) DO UPDATE SET app_rollout_id = excluded.app_rollout_id,
+          status_path = excluded.status_path, accepted_at_ms = excluded.accepted_at_ms`.pipe(
+        Effect.asVoid,
+        Effect.mapError(jobStoreError("cannot hold the async rollout")),
+      ),
+    releaseAsyncRollout: (jobId, key) =>
+      sql`DELETE FROM async_rollouts WHERE job_id = ${jobId} AND seed = ${key.seed} AND attempt = ${key.attempt}`.pipe(
+        Effect.asVoid,
+        Effect.mapError(jobStoreError("cannot release the async rollout")),
+      ),
+    heldAsyncRollouts: (jobId, key) =>
+      sql<{
+        seed: number | string
+        attempt: number | string
+        app_rollout_id: string
+        status_path: string
+        accepted_at_ms: number | string
+      }>`SELECT seed, attempt, app_rollout_id, status_path, accepted_at_ms FROM async_rollouts
+        WHERE job_id = ${jobId}
+          ${key === null ? sql.literal("") : sql`AND seed = ${key.seed} AND attempt = ${key.attempt}`}`.pipe(
+        Effect.map((rows) =>
+          rows.map((row) => ({
+            seed: num(row.seed),
+            attempt: num(row.attempt),
+            pending: {
+              appRolloutId: row.app_rollout_id,
+              statusPath: row.status_path,
+              acceptedAtMs: num(row.accepted_at_ms),
+            },
+          })),
+        ),
+        Effect.mapError(jobStoreError("cannot read async rollouts")),
+      ),
+    appendAgentEvents: (jobId, events) =>
+      events.length === 0
+        ? Effect.void
+        : sql`INSERT INTO agent_events (job_id, rollout_id, retry, event_index, seed, attempt, event_json)
+            VALUES ${sql.csv(
+              events.map(
+                (event) =>
+                  sql`(${jobId}, ${event.rollout_id}, ${event.retry}, ${event.index}, ${event.seed}, ${event.attempt},
+                    ${JSON.stringify(event)})`,
+              ),
+            )}
+            ON CONFLICT (job_id, rollout_id, retry, event_index) DO NOTHING`.pipe(
+            Effect.asVoid,
+            Effect.mapError(jobStoreError("cannot store agent events")),
+          ),
+    agentEventsOf: (jobId, key) =>
+      sql<{ event_json: string }>`SELECT event_json FROM agent_events
+        WHERE job_id = ${jobId} AND seed = ${key.seed} AND attempt = ${key.attempt}`.pipe(
+        Effect.mapError(jobStoreError("cannot read agent events")),
+        Effect.flatMap((rows) =>
+          Effect.try({
+            try: () =>
+              rows
+                .map((row) => JSON.parse(row.event_json) as AgentTrajectoryEvent)
+                .sort((a, b) => a.at.localeCompare(b.at) || a.retry - b.retry || a.index - b.index),
+            catch: () =>
+              new JobStoreError({
+                reason: "Corrupt",
+                message: `agent events of job ${jobId} seed ${key.seed} attempt ${key.attempt}: a stored event is not JSON`,
               }),
           }),
         ),

@@ -1,4 +1,4 @@
-import type { EvalResult, RunEvent } from "@proctor/core"
+import { type EvalResult, type RolloutStep, type RunEvent, stepSummary } from "@proctor/core"
 import type { JobEvent } from "./JobEvent.js"
 
 /** Without a trace: rows on the event stream stay small (traces are downloaded as a zip). */
@@ -14,6 +14,31 @@ export const interruptedEvent = (jobId: string): JobEvent => ({
   message: "the server is shutting down; the job resumes when it starts again",
   data: { status: "running" },
 })
+
+/**
+ * An agent rollout's step as the event stream tells it: which rollout, try and step, its kind and one line (the
+ * live view's `last_step`), the agent's time left; its commands' output stays in the stored timeline.
+ */
+export const stepEventOf = (jobId: string, step: RolloutStep, agentTimeLeftMs: number | undefined): JobEvent => {
+  const summary = stepSummary(step)
+  const data = {
+    seed: step.seed,
+    attempt: step.attempt,
+    retry: step.retry,
+    index: step.index,
+    at: step.at,
+    elapsed_ms: step.elapsed_ms,
+    kind: step.kind,
+    summary,
+    ...(step.tokens === undefined ? {} : { tokens: step.tokens }),
+  }
+  return {
+    type: "rollout.step",
+    job_id: jobId,
+    message: `seed ${step.seed} attempt ${step.attempt}: ${summary}`,
+    data: agentTimeLeftMs === undefined ? data : { ...data, agent_time_left_ms: agentTimeLeftMs },
+  }
+}
 
 /** A run event of core's runner in the vocabulary of synth-ai's stream client; null for those it does not hear. */
 export const jobEventOf = (jobId: string, event: RunEvent): JobEvent | null => {
@@ -63,8 +88,9 @@ export const jobEventOf = (jobId: string, event: RunEvent): JobEvent | null => {
         message: `stopping; ${event.inFlight} rollouts in flight`,
         data: { in_flight: event.inFlight },
       }
-    case "RolloutStarted":
     case "RolloutStep":
+      return stepEventOf(jobId, event.step, event.agentTimeLeftMs)
+    case "RolloutStarted":
     case "ModelCallFinished":
     case "RunFinished":
       return null

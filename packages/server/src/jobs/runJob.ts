@@ -11,6 +11,7 @@ import { Cause, Effect, Exit, Layer, type PubSub } from "effect"
 import { loggableCause } from "../internal/loggableCause.js"
 import { nowIso, verdict } from "./admitJob.js"
 import { RowSequence } from "./internal/RowSequence.js"
+import { JobPendingRolloutsLayer } from "./JobPendingRollouts.js"
 import { JobResultStoreLayer } from "./JobResultStore.js"
 import type { JobRuntimeService, OpenedJob } from "./JobRuntime.js"
 import { isTerminal, type JobStatus } from "./JobStatus.js"
@@ -49,6 +50,8 @@ export const makeJobRunner = ({ store, rollouts, runtime, metrics, backoff, drai
     }
     return opened.solver.pipe(
       Layer.provideMerge(JobResultStoreLayer(job.id, onStored, job.sequence ?? undefined)),
+      // A task app's async rollouts are held in the job database: a restarted server polls them again.
+      Layer.provide(JobPendingRolloutsLayer(rollouts, job.id)),
       Layer.provide(storeLayer),
     )
   }

@@ -66,6 +66,9 @@ const notFound = (message: string) => new ViewerError({ reason: "NotFound", mess
 
 const INTEGER = /^-?\d{1,15}$/
 
+/** What a rollout's path may end with past its seed and attempt: its timeline, its agent's own output. */
+const ROLLOUT_PARTS = new Set(["steps", "agent_trajectory"])
+
 /** What a comparison reads of a result: the heavy parts (task-app details, transcript, retries) left behind. */
 const forComparison = (result: EvalResult): EvalResult => {
   const { details: _d, final: _f, info: _i, trace: _t, retry_log: _r, ...kept } = result
@@ -112,12 +115,16 @@ export const makeViewerApi = <E>(runs: ReadonlyArray<ViewerRun<E>>): ViewerApi<E
         if (live === null) return yield* notFound(`run ${index} is not followed live here`)
         return live
       }
-      if (what === "rollouts" && (segments.length === 5 || (segments.length === 6 && segments[5] === "steps"))) {
+      const part = segments[5]
+      if (what === "rollouts" && (segments.length === 5 || (segments.length === 6 && ROLLOUT_PARTS.has(part ?? "")))) {
         if (!INTEGER.test(seed ?? "") || !/^\d{1,9}$/.test(attempt ?? "")) {
           return yield* notFound(`no rollout ${seed}/${attempt}: expected an integer seed and attempt`)
         }
-        if (segments.length === 6) {
+        if (part === "steps") {
           return { steps: run.steps === undefined ? [] : yield* run.steps(Number(seed), Number(attempt)) }
+        }
+        if (part === "agent_trajectory") {
+          return { events: run.agentEvents === undefined ? [] : yield* run.agentEvents(Number(seed), Number(attempt)) }
         }
         const found = yield* run.rollout(Number(seed), Number(attempt))
         if (Option.isNone(found))

@@ -1,4 +1,4 @@
-import type { EvalResult, LiveRunView, RolloutStep } from "@proctor/core"
+import type { AgentTrajectoryEvent, EvalResult, LiveRunView, RolloutStep } from "@proctor/core"
 import type { Effect, Option, Stream } from "effect"
 import type { RolloutDetail, RowsPage, RunHead } from "../apiShapes.js"
 import type { ViewerError } from "./ViewerError.js"
@@ -15,6 +15,14 @@ export interface ViewerRun<E = never> {
   readonly rollout: (seed: number, attempt: number) => Effect.Effect<Option.Option<RolloutDetail>, ViewerError | E>
   /** The rollout's timeline, while it runs too (no result needed); absent where the holder keeps no steps. */
   readonly steps?: (seed: number, attempt: number) => Effect.Effect<ReadonlyArray<RolloutStep>, ViewerError | E>
+  /**
+   * A command-line agent's own output for the rollout (its `agent_trajectory.jsonl` lines), while it runs too; absent
+   * where the holder keeps none.
+   */
+  readonly agentEvents?: (
+    seed: number,
+    attempt: number,
+  ) => Effect.Effect<ReadonlyArray<AgentTrajectoryEvent>, ViewerError | E>
   /** What is in flight now; null when nobody here follows the run's in-flight work. */
   readonly live: Effect.Effect<LiveRunView | null, ViewerError | E>
   /** Every final result, for a comparison. */

@@ -13,6 +13,7 @@ import { progressOfSummary, RunningSummary } from "@proctor/report"
 import { Duration, Effect, Option, Schedule, type Scope, Stream } from "effect"
 import type { RolloutRow } from "../apiShapes.js"
 import { rolloutRow } from "../rolloutRow.js"
+import { agentEventsOfDirectory } from "./internal/agentEventsOfDirectory.js"
 import { inFlightOfDirectory } from "./internal/inFlightOfDirectory.js"
 import { yieldToEventLoop } from "./internal/yieldToEventLoop.js"
 
@@ -136,6 +137,10 @@ const makeRun = (source: Source): ViewerRun => {
     steps: (seed, attempt) =>
       Effect.flatMap(current, (reader) =>
         reader === null ? Effect.succeed([]) : Effect.mapError(reader.steps(seed, attempt), unavailable),
+      ),
+    agentEvents: (seed, attempt) =>
+      Effect.flatMap(current, (reader) =>
+        reader === null ? Effect.succeed([]) : agentEventsOfDirectory(reader.dir, seed, attempt),
       ),
     live: Effect.flatMap(current, (reader) => {
       if (source.live !== null) return Effect.sync(() => source.live?.view() ?? null)

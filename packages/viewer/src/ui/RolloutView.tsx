@@ -1,6 +1,7 @@
 import type { RolloutStep } from "@proctor/core"
 import { useEffect, useMemo, useRef, useState } from "preact/hooks"
 import type { RolloutDetail, RolloutRow } from "../apiShapes.js"
+import { AgentOutput } from "./AgentOutput.js"
 import { costOrUnpriced, duration, fixed, integer, MISSING, outcomeOf, prettyJson, rolloutName } from "./format.js"
 import type { ViewerSource } from "./source.js"
 import { Timeline } from "./Timeline.js"
@@ -360,6 +361,16 @@ export const RolloutView = (props: RolloutViewProps) => {
       {loaded.state === "ready" ? (
         <RolloutPane detail={loaded.detail} passThreshold={passThreshold} steps={steps} />
       ) : null}
+      {steps.length === 0 ? null : (
+        <AgentOutput
+          source={source}
+          run={run}
+          seed={seed}
+          attempt={attempt}
+          updates={props.updates}
+          following={loaded.state !== "ready"}
+        />
+      )}
     </section>
   )
 }

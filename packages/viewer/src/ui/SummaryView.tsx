@@ -1,6 +1,7 @@
 import { useMemo } from "preact/hooks"
 import type { RolloutRow, RunHead } from "../apiShapes.js"
 import { costOrUnpriced, duration, estimatorName, fixed, grouped, integer, MISSING, percent, usd } from "./format.js"
+import { GradersView } from "./GradersView.js"
 import { Histogram } from "./Histogram.js"
 
 type Metrics = NonNullable<RunHead["summary"]>["metrics"]
@@ -144,6 +145,7 @@ export const SummaryView = ({ run, rows, version, errorsHref }: SummaryViewProps
               }
             />
           </dl>
+          <GradersView summary={summary} />
           <h3>Errors by kind</h3>
           {Object.keys(summary.errors_by_kind).length === 0 ? (
             <p class="empty">No errors.</p>

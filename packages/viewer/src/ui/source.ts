@@ -1,7 +1,9 @@
 import type { LiveRunView } from "@proctor/core"
 import {
+  agentEventsPath,
   type ComparisonView,
   type EmbeddedHead,
+  type RolloutAgentEvents,
   type RolloutDetail,
   type RolloutSteps,
   type RowsPage,
@@ -24,6 +26,8 @@ export interface ViewerSource {
   readonly rollout: (run: number, seed: number, attempt: number) => Promise<RolloutDetail | null>
   /** The rollout's timeline so far (empty for a one-shot rollout): it grows while the rollout runs. */
   readonly steps: (run: number, seed: number, attempt: number) => Promise<RolloutSteps["steps"]>
+  /** A command-line agent's own output for the rollout (empty for other rollouts, and in report files). */
+  readonly agentEvents: (run: number, seed: number, attempt: number) => Promise<RolloutAgentEvents["events"]>
   /** Null for a run that is not live. */
   readonly live: (run: number) => Promise<LiveRunView | null>
   readonly compare: (a: number, b: number) => Promise<ComparisonView | null>
@@ -62,6 +66,8 @@ export const httpSource = (mode: ViewerMode, base: string, apiKey: string | null
     rows: (run, from, limit) => need<RowsPage>(rowsPath(run, from, limit)),
     rollout: (run, seed, attempt) => get<RolloutDetail>(`/runs/${run}/rollouts/${seed}/${attempt}`, true),
     steps: async (run, seed, attempt) => (await get<RolloutSteps>(stepsPath(run, seed, attempt), true))?.steps ?? [],
+    agentEvents: async (run, seed, attempt) =>
+      (await get<RolloutAgentEvents>(agentEventsPath(run, seed, attempt), true))?.events ?? [],
     live: (run) => get<LiveRunView>(`/runs/${run}/live`, true),
     compare: (a, b) => get<ComparisonView>(`/compare?a=${a}&b=${b}`, true),
     subscribe: (onUpdate) =>
@@ -88,6 +94,7 @@ export const embeddedSource = (
   rows: async (run) => ({ rows: data.rows[run] ?? [], next: (data.rows[run] ?? []).length, complete: true }),
   rollout: async (run, seed, attempt) => transcript(rolloutKey(run, seed, attempt)),
   steps: async (run, seed, attempt) => transcript(rolloutKey(run, seed, attempt))?.steps ?? [],
+  agentEvents: async () => [],
   live: async () => null,
   compare: async () => data.comparison ?? null,
   subscribe: () => () => {},

@@ -127,6 +127,42 @@ const rolloutSteps = Effect.gen(function* () {
   yield* sql`CREATE INDEX IF NOT EXISTS rollout_steps_rollout ON rollout_steps (job_id, seed, attempt)`
 })
 
+/**
+ * Command-line agents' own output (the CLI's `agent_trajectory.jsonl`): one row an event, keyed like steps so an
+ * event stored twice (a worker's retry of a batch) is kept once.
+ */
+const agentEvents = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE IF NOT EXISTS agent_events (
+    job_id TEXT NOT NULL,
+    rollout_id TEXT NOT NULL,
+    retry INTEGER NOT NULL,
+    event_index INTEGER NOT NULL,
+    seed BIGINT NOT NULL,
+    attempt INTEGER NOT NULL,
+    event_json TEXT NOT NULL,
+    PRIMARY KEY (job_id, rollout_id, retry, event_index)
+  )`
+  yield* sql`CREATE INDEX IF NOT EXISTS agent_events_rollout ON agent_events (job_id, seed, attempt)`
+})
+
+/**
+ * Task-app rollouts answered in the async form and not settled yet (the CLI's `async_rollouts.jsonl`): held before
+ * the first poll, so whoever runs the key next (a restarted server, another worker) polls it again.
+ */
+const asyncRollouts = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE IF NOT EXISTS async_rollouts (
+    job_id TEXT NOT NULL,
+    seed BIGINT NOT NULL,
+    attempt INTEGER NOT NULL,
+    app_rollout_id TEXT NOT NULL,
+    status_path TEXT NOT NULL,
+    accepted_at_ms BIGINT NOT NULL,
+    PRIMARY KEY (job_id, seed, attempt)
+  )`
+})
+
 export const migrations = {
   "0001_initial": initial,
   "0002_job_stats": jobStats,
@@ -135,6 +171,8 @@ export const migrations = {
   "0005_viewer_rows": viewerRows,
   "0006_cluster_leases": clusterLeases,
   "0007_rollout_steps": rolloutSteps,
+  "0008_agent_events": agentEvents,
+  "0009_async_rollouts": asyncRollouts,
 }
 
 export const MIGRATIONS_TABLE = "proctor_migrations"

@@ -1,0 +1,151 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import type { EvalResult, ModelCall, RunSummary } from "@proctor/core"
+import {
+  cleanEnv,
+  ensureBuilt,
+  killStrayClis,
+  nonEmptyLines,
+  repoRoot,
+  runCli,
+  startExample,
+} from "./fixtures/harness.js"
+
+/**
+ * Model graders as a new user runs them, offline: 200 sums against the baseline model (as policy, and as judge: it
+ * gives the wrong verdict on one item in five), graded by a rule and a rubric judge; the judge's calls recorded and
+ * priced apart; `proctor grade` adding a second judge, whose agreement with the first is reported; the file's human
+ * labels giving the judges' agreement with them.
+ */
+
+const DATASET = join(repoRoot, "examples/datasets/sums.jsonl")
+const PRICING = join(repoRoot, "examples/baseline-model/pricing.json")
+const ROWS = readFileSync(DATASET, "utf8")
+  .split("\n")
+  .filter((line) => line !== "")
+  .map((line) => JSON.parse(line) as { id: string; question: string; answer: string })
+
+let tmp: string
+let baseline: Awaited<ReturnType<typeof startExample>>
+let labelled: string
+
+const proctor = (args: ReadonlyArray<string>) => runCli(args, { env: cleanEnv(), cwd: tmp })
+const results = (dir: string): Array<EvalResult> =>
+  nonEmptyLines(join(dir, "results.jsonl")).map((line) => JSON.parse(line) as EvalResult)
+const calls = (dir: string): Array<ModelCall> =>
+  nonEmptyLines(join(dir, "model_calls.jsonl")).map((line) => JSON.parse(line) as ModelCall)
+const summaryOf = (dir: string) => JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as RunSummary
+
+const RUBRIC = '{ type = "rubric", rubric = "The answer is the correct sum, as a bare number.", range = [1, 5] }'
+const SECOND =
+  '{ type = "rubric", name = "second", rubric = "Score 5 when the answer is exactly the sum of the two numbers, else 1." }'
+const judgeFlag = () => `{ model = "baseline", inference_url = "${baseline.url}", human_labels = "human" }`
+
+beforeAll(async () => {
+  ensureBuilt()
+  tmp = mkdtempSync(join(tmpdir(), "proctor-judges-"))
+  baseline = await startExample("examples/baseline-model/dist/main.js", cleanEnv())
+  // The human's scores (1–5): right sums 5, except every ninth row, where the human disagrees.
+  labelled = join(tmp, "labelled.jsonl")
+  writeFileSync(
+    labelled,
+    ROWS.map((row, index) => JSON.stringify({ ...row, human: index % 9 === 0 ? 1 : 5 })).join("\n"),
+  )
+}, 120_000)
+
+afterAll(async () => {
+  killStrayClis()
+  await baseline?.stop()
+})
+
+describe("model graders: a rubric judge beside a rule, a second judge by proctor grade", () => {
+  let runDir: string
+
+  beforeAll(async () => {
+    runDir = join(tmp, "judged")
+    const run = await proctor([
+      "eval",
+      ...["--dataset", labelled, "--prompt", "{{ item.question }}", "--model", "baseline"],
+      ...["--inference-url", baseline.url, "--concurrency", "16", "--pricing", PRICING],
+      ...["--grader", '{ type = "equals", name = "exact" }', "--grader", RUBRIC, "--judge", judgeFlag()],
+      ...["--run-dir", runDir, "--json"],
+    ])
+    expect(run.code, run.stderr).toBe(0)
+  }, 180_000)
+
+  it("grades every row by the rule and by the judge, whose verdict is the rule's but on about one item in five", () => {
+    const stored = results(runDir)
+    expect(stored).toHaveLength(ROWS.length)
+    let disagreements = 0
+    for (const result of stored) {
+      expect(result.status).toBe("ok")
+      const rubric = result.grades?.rubric
+      expect(rubric?.reason).toBeTruthy()
+      expect((rubric?.details as { judge?: { model: string } } | undefined)?.judge?.model).toBe("baseline")
+      if (rubric?.passed !== result.grades?.exact?.passed) disagreements++
+    }
+    // The baseline judge flips one verdict in five, chosen by the prompt's text.
+    expect(disagreements).toBeGreaterThan(ROWS.length * 0.1)
+    expect(disagreements).toBeLessThan(ROWS.length * 0.3)
+  })
+
+  it("records the judge's calls apart from the policy's, priced, and the summary reports both", () => {
+    const recorded = calls(runDir)
+    const judged = recorded.filter((call) => call.role === "judge")
+    expect(judged).toHaveLength(ROWS.length)
+    expect(recorded.length - judged.length).toBe(ROWS.length)
+    expect(judged.every((call) => call.grader === "rubric" && call.cost_usd !== null)).toBe(true)
+    const summary = summaryOf(runDir)
+    expect(summary.judge?.calls).toBe(ROWS.length)
+    expect(summary.judge?.cost_usd).toBeGreaterThan(0)
+    const judgeTokens = judged.reduce((sum, call) => sum + (call.usage?.total_tokens ?? 0), 0)
+    expect(summary.judge?.tokens).toBe(judgeTokens)
+    // The policy's tokens are its own: the judge's are not in them.
+    const policyTokens = recorded
+      .filter((call) => call.role !== "judge")
+      .reduce((sum, call) => sum + (call.usage?.total_tokens ?? 0), 0)
+    expect(summary.tokens.total).toBe(policyTokens)
+    expect(Object.keys(summary.graders ?? {})).toEqual(expect.arrayContaining(["exact", "rubric"]))
+  })
+
+  it("reports the judge's agreement with the human labels, with intervals", () => {
+    const trust = summaryOf(runDir).judge_trust
+    const rubric = trust?.graders.find((grader) => grader.grader === "rubric")
+    expect(rubric?.human?.items).toBe(ROWS.length)
+    expect(rubric?.human?.alpha_level).toBe("ordinal")
+    const alpha = rubric?.human?.alpha
+    expect(alpha?.value).not.toBeNull()
+    expect(alpha?.ci95?.[0]).toBeLessThanOrEqual(alpha?.value ?? Number.NaN)
+    expect(alpha?.ci95?.[1]).toBeGreaterThanOrEqual(alpha?.value ?? Number.NaN)
+  })
+
+  it("proctor grade adds a second judge as a set of its own and reports the two judges' agreement", async () => {
+    const graded = await proctor(["grade", runDir, "--grader", SECOND, "--judge", judgeFlag(), "--pricing", PRICING])
+    expect(graded.code, graded.stderr).toBe(0)
+    const setDir = join(runDir, "grades", "second")
+    expect(results(setDir)).toHaveLength(ROWS.length)
+    expect(calls(setDir).filter((call) => call.role === "judge")).toHaveLength(ROWS.length)
+    const summary = summaryOf(setDir)
+    expect(summary.judge?.calls).toBe(ROWS.length)
+    const pair = summary.judge_trust?.agreement.find(
+      (each) => each.graders.includes("second") && each.graders.includes("run/rubric"),
+    )
+    expect(pair?.items).toBe(ROWS.length)
+    // Each judge errs on its own fifth of the items: they agree on most, not all.
+    expect(pair?.alpha.value).toBeGreaterThan(0)
+    expect(pair?.alpha.value).toBeLessThan(1)
+  }, 180_000)
+
+  it("a model grader without a judge stops before anything runs, saying what to declare", async () => {
+    const run = await proctor([
+      "eval",
+      ...["--dataset", labelled, "--prompt", "{{ item.question }}", "--model", "baseline"],
+      ...["--inference-url", baseline.url, "--grader", RUBRIC, "--run-dir", join(tmp, "no-judge")],
+    ])
+    expect(run.code).toBe(2)
+    expect(run.stderr.trim().split("\n")).toHaveLength(1)
+    expect(run.stderr).toMatch(/graders\[0\] \(rubric\): a model grader needs a judge: declare \[eval\.judge\]/)
+  })
+})
