@@ -48,6 +48,16 @@ if ! answers 6379 && command -v redis-server >/dev/null 2>&1; then
     || echo "test-setup: Redis is not answering on 127.0.0.1:6379 and could not be started (redis-server)" >&2
 fi
 
+# promptfoo 0.123.1 on Node 22, for the --from-promptfoo parity test (bench/sum-eval/test/promptfooParity.test.ts):
+# from npm, once, outside the checkout (the test skips without it, except under CI).
+PROMPTFOO_DIR="${PROMPTFOO_DIR:-$HOME/.cache/proctor/promptfoo-0.123.1}"
+if [ ! -f "$PROMPTFOO_DIR/node_modules/promptfoo/package.json" ] && command -v npm >/dev/null 2>&1; then
+  echo "test-setup: installing promptfoo 0.123.1 and node@22 in $PROMPTFOO_DIR (npm)…" >&2
+  mkdir -p "$PROMPTFOO_DIR" && (cd "$PROMPTFOO_DIR" && [ -f package.json ] || echo '{"private":true}' > package.json) \
+    && npm install --prefix "$PROMPTFOO_DIR" --no-audit --no-fund --loglevel=error promptfoo@0.123.1 node@22 >/dev/null 2>&1 \
+    || echo "test-setup: npm could not install promptfoo in $PROMPTFOO_DIR; the promptfoo parity test will fail under CI" >&2
+fi
+
 # ── sandbox setup (Docker engine, bubblewrap, base images): scripts/sandbox-setup.sh, when the repo has it ──
 if [ -x scripts/sandbox-setup.sh ]; then scripts/sandbox-setup.sh || echo "test-setup: scripts/sandbox-setup.sh failed; the sandbox tests will say why" >&2; fi
 

@@ -26,6 +26,7 @@ const guides: DefaultTheme.SidebarItem[] = [
   { text: "Scale out", link: "/guide/scale-out" },
   { text: "Migrate from synth-ai eval", link: "/guide/migrate-synth-ai" },
   { text: "Migrate from promptfoo", link: "/guide/migrate-promptfoo" },
+  { text: "Migrate from OpenAI Evals", link: "/guide/migrate-openai-evals" },
 ]
 
 const references: DefaultTheme.SidebarItem[] = [

@@ -15,6 +15,7 @@ import {
   OtlpExport,
   type OtlpExportReport,
   openDatasetRun,
+  openImportedRun,
   openJournal,
   otlpSettingsOf,
   publicConfig,
@@ -160,7 +161,8 @@ export const evalCommand = (options: EvalOptions, io: Io): Effect.Effect<ExitCod
     // Local inputs first (nothing is started or printed before they are found good), then the servers.
     yield* checkLocalInputs(options, loaded, resumeDir, runConfig)
     // A dataset run's rows, prompts and graders are checked here, before any server starts.
-    const datasetRun = runConfig.dataset === undefined ? null : yield* openDatasetRun(runConfig)
+    const datasetRun =
+      (yield* openImportedRun(runConfig)) ?? (runConfig.dataset === undefined ? null : yield* openDatasetRun(runConfig))
     const hasTaskApp = runConfig.tasks === undefined && datasetRun === null
     const health = hasTaskApp ? yield* preflight(runConfig) : Either.right(null)
     if (Either.isLeft(health)) {

@@ -93,6 +93,18 @@ export const evalFlags = {
     'the judge of model graders, as [eval.judge] in an inline TOML table ({ model = "gpt-4o-mini", provider = "openai" })',
     { configKey: "judge" },
   ),
+  // evals written for other tools (packages/core/src/import)
+  fromPromptfoo: text(
+    "--from-promptfoo <file>",
+    "run a promptfoo config (promptfooconfig.yaml) as a dataset eval, its assertions graded by proctor",
+    { configKey: "from_promptfoo" },
+  ),
+  fromOpenaiEvals: text(
+    "--from-openai-evals <file>",
+    "run an OpenAI Evals definition (JSON) on the items of --data, its testing criteria graded by proctor",
+    { configKey: "from_openai_evals" },
+  ),
+  data: text("--data <file>", "the JSONL items of --from-openai-evals", { configKey: "data" }),
   // agent runs (Harbor-format tasks in sandboxes)
   tasks: text("--tasks <dir>", "a directory of Harbor-format tasks (or one task): seeds are the tasks, in name order", {
     configKey: "tasks",

@@ -358,6 +358,33 @@ export const EvalTomlSection = Schema.Struct({
       flag: "--grader",
     }),
   ),
+  // Evals written for other tools, run as dataset runs (packages/core/src/import)
+  from_promptfoo: opt(Schema.NonEmptyTrimmedString).annotations(
+    doc({
+      description:
+        "A promptfoo config (`promptfooconfig.yaml`) to run as a dataset eval: each test × prompt is a task, asked of its provider's model (`--model`/`--inference-url` override it), its assertions graded by proctor's graders with promptfoo's rules. Anything proctor cannot run the same way is refused, naming its key. Takes the place of `url`.",
+      synthAi: null,
+      example: '"promptfooconfig.yaml"',
+      flag: "--from-promptfoo",
+    }),
+  ),
+  from_openai_evals: opt(Schema.NonEmptyTrimmedString).annotations(
+    doc({
+      description:
+        "An OpenAI Evals definition (a JSON file: `data_source_config`, `testing_criteria`, and the run's `data_source` with its `input_messages` template) to run on the items of `data` as a dataset eval, its criteria graded by proctor's graders with their documented rules. Takes the place of `url`.",
+      synthAi: null,
+      example: '"eval.json"',
+      flag: "--from-openai-evals",
+    }),
+  ),
+  data: opt(Schema.NonEmptyTrimmedString).annotations(
+    doc({
+      description: 'The items of `from_openai_evals`: a JSONL file, one `{"item": {…}}` (or the item itself) a line.',
+      synthAi: null,
+      example: '"items.jsonl"',
+      flag: "--data",
+    }),
+  ),
   // Paying less while iterating: the response cache and the run's budgets
   cache: opt(Schema.Boolean).annotations(
     doc({
@@ -551,6 +578,10 @@ export const EvalRunConfigFromJson = Schema.Struct({
   prompt: opt(Schema.String),
   system: opt(Schema.String),
   graders: opt(Schema.Array(GraderSpec)),
+  /** Imported evals (see `EvalTomlSection`): absent when not given. */
+  from_promptfoo: opt(Schema.String),
+  from_openai_evals: opt(Schema.String),
+  data: opt(Schema.String),
   /** Agent runs (see `EvalTomlSection`): absent for task-app and `evaluate()` runs. */
   tasks: opt(Schema.String),
   agent: opt(Schema.String),

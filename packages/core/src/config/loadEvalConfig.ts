@@ -4,6 +4,7 @@ import { Effect, Either, Redacted, Schema } from "effect"
 import { parse as parseToml, TomlError } from "smol-toml"
 import { harborTaskSeeds } from "../agent/HarborRun.js"
 import { loadDataset } from "../dataset/Dataset.js"
+import { importedSettings } from "../import/readImportedEval.js"
 import { knownProviders, PROVIDERS, resolveModelEndpoint } from "../interceptor/ModelEndpoint.js"
 import { formatParseIssues, renderPath } from "../internal/formatIssues.js"
 import { ConfigError } from "./ConfigError.js"
@@ -257,7 +258,15 @@ export const DATASET_URL_PREFIX = "dataset:"
 
 /** The dataset and grader keys a config holds only when they were given. */
 const datasetKeys = (merged: EvalTomlSection) => {
-  const keys = { dataset: merged.dataset, prompt: merged.prompt, system: merged.system, graders: merged.graders }
+  const keys = {
+    dataset: merged.dataset,
+    prompt: merged.prompt,
+    system: merged.system,
+    graders: merged.graders,
+    from_promptfoo: merged.from_promptfoo,
+    from_openai_evals: merged.from_openai_evals,
+    data: merged.data,
+  }
   return Object.fromEntries(Object.entries(keys).filter(([, value]) => value !== undefined)) as Pick<
     EvalRunConfig,
     keyof typeof keys
@@ -289,7 +298,14 @@ export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: Ev
   const fromFile = file?.section ?? {}
   const fromFlags = yield* decodeFlags(sources.flags ?? {})
   const env = yield* loadEnv(sources)
-  const merged = { ...fromFile, ...fromFlags }
+  // An eval imported from another tool's files gives its name, model, settings and seeds under the file's and flags'.
+  const imported = yield* importedSettings({ ...fromFile, ...fromFlags })
+  const merged = {
+    ...imported?.section,
+    ...fromFile,
+    ...fromFlags,
+    ...(imported === null ? {} : { policy_config: { ...imported.section.policy_config, ...fromFile.policy_config } }),
+  }
   const warnings = yield* applyStrictness(file?.findings ?? [], merged.strict ?? false)
   const missing = (what: string, keys: ReadonlyArray<string>) => {
     const misplaced = file?.setElsewhere(keys) ?? null
@@ -309,7 +325,7 @@ export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: Ev
       ? `${HARBOR_URL_PREFIX}${merged.tasks}`
       : merged.dataset !== undefined
         ? `${DATASET_URL_PREFIX}${merged.dataset}`
-        : (merged.url ?? merged.task_app_url)
+        : (imported?.url ?? merged.url ?? merged.task_app_url)
   if (url === undefined) return yield* missing("task app URL", ["url", "task_app_url"])
   if (merged.tasks !== undefined && merged.agent === undefined) return yield* missing("agent", ["agent"])
   if (merged.dataset !== undefined && merged.prompt === undefined) return yield* missing("prompt", ["prompt"])

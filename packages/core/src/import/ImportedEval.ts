@@ -1,0 +1,47 @@
+import type { GraderVerdict } from "../grader/Grader.js"
+
+/**
+ * One check of an imported test (a promptfoo assertion, an OpenAI testing criterion), bound to its row: the
+ * answer in, a verdict out. Each runs one of proctor's graders and applies the source's own rule on top
+ * (a `not-` prefix, a threshold).
+ */
+export interface ImportedCheck {
+  /** The verdict's name in the rollout's grades (unique within its row). */
+  readonly name: string
+  readonly weight: number
+  readonly grade: (answer: string) => GraderVerdict
+}
+
+/** How a row's verdicts make its own: promptfoo's weighted mean and all-must-pass, or another source's rule. */
+export type ImportedAggregate = (
+  verdicts: ReadonlyArray<{ readonly check: ImportedCheck; readonly verdict: GraderVerdict }>,
+) => GraderVerdict
+
+/** One task of an imported eval: the messages the model is asked, its checks, and the row they came from. */
+export interface ImportedRow {
+  readonly id: string | number
+  /** The row as results and the viewer show it (the test's vars, an OpenAI item). */
+  readonly item: Readonly<Record<string, unknown>>
+  readonly system: string
+  readonly user: string
+  readonly checks: ReadonlyArray<ImportedCheck>
+  readonly aggregate: ImportedAggregate
+}
+
+/** The model settings an imported file names; flags and the eval TOML override them. */
+export interface ImportedModel {
+  readonly model?: string
+  readonly inference_url?: string
+  readonly provider?: string
+  readonly sampling: Readonly<Record<string, unknown>>
+}
+
+/** An eval read from another tool's files, ready to run as a proctor dataset run. */
+export interface ImportedEval {
+  /** What it was read from (`promptfoo promptfooconfig.yaml`), for messages. */
+  readonly source: string
+  /** Its name (the run's `app_id` unless one is given). */
+  readonly name: string
+  readonly rows: ReadonlyArray<ImportedRow>
+  readonly model: ImportedModel
+}

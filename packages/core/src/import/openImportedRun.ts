@@ -1,0 +1,87 @@
+import { Effect, Layer } from "effect"
+import { ConfigError } from "../config/ConfigError.js"
+import type { EvalRunConfig } from "../config/EvalRunConfig.js"
+import type { Dataset } from "../dataset/Dataset.js"
+import { datasetSolver, type RowPrompt } from "../dataset/DatasetSolver.js"
+import { runJudgesOrNone } from "../grader/GradedSolver.js"
+import { GraderError, type GraderInput, type GraderVerdicts } from "../grader/Grader.js"
+import { type GradeOutcome, type GraderSet, SCORE_GRADER } from "../grader/GraderSet.js"
+import { Solver } from "../solver/Solver.js"
+import type { ImportedEval, ImportedRow } from "./ImportedEval.js"
+import { readImportedEval } from "./readImportedEval.js"
+
+/**
+ * The grader set of an imported eval: each row has its own checks (a promptfoo test its own assertions), found by
+ * the row object the solver grades. The verdict named `score` is the row's own by its source's rule (promptfoo: the
+ * weighted mean, passed when every assertion passed or the test's threshold was reached), so it is the run's score
+ * and its pass rate is the source's pass rate; each check is a metric of its own beside it.
+ */
+export const importedGraderSet = (rows: ReadonlyArray<ImportedRow>): GraderSet => {
+  const byItem = new Map<Readonly<Record<string, unknown>>, ImportedRow>(rows.map((row) => [row.item, row]))
+  const names = [SCORE_GRADER, ...new Set(rows.flatMap((row) => row.checks.map((check) => check.name)))]
+  const gradeSync = ({ answer, item }: GraderInput): GradeOutcome => {
+    const row = byItem.get(item)
+    if (row === undefined) {
+      throw new GraderError({ reason: "BadResult", grader: SCORE_GRADER, message: "a row the import did not make" })
+    }
+    const verdicts = row.checks.map((check) => ({ check, verdict: check.grade(answer) }))
+    const overall = row.aggregate(verdicts)
+    const grades: GraderVerdicts = {
+      [SCORE_GRADER]: overall,
+      ...Object.fromEntries(verdicts.map(({ check, verdict }) => [check.name, verdict])),
+    }
+    return { score: overall.score, grades }
+  }
+  return {
+    specs: [],
+    names,
+    // Imported checks are rules: model-graded kinds are refused at import, so no judge is asked.
+    judged: false,
+    gradeSync,
+    grade: (input) =>
+      Effect.try({
+        try: () => gradeSync(input),
+        catch: (error) =>
+          error instanceof GraderError
+            ? error
+            : new GraderError({ reason: "Threw", grader: SCORE_GRADER, message: String(error), cause: error }),
+      }),
+  }
+}
+
+/** An imported eval as proctor's dataset run: its rows the dataset, its messages the prompts, its checks the graders. */
+export const importedDatasetRun = (config: EvalRunConfig, imported: ImportedEval) => {
+  const dataset: Dataset = {
+    path: imported.source,
+    rows: imported.rows.map((row) => row.item),
+    ids: imported.rows.map((row) => row.id),
+  }
+  const prompts = new Map<number, RowPrompt>(
+    imported.rows.map((row, seed) => [seed, { system: row.system, user: row.user }]),
+  )
+  return {
+    dataset,
+    solver: Layer.effect(
+      Solver,
+      Effect.map(runJudgesOrNone, (judges) =>
+        datasetSolver(config, dataset, prompts, importedGraderSet(imported.rows), judges),
+      ),
+    ),
+    taskIdOf: (seed: number) => dataset.ids[seed] ?? seed,
+  }
+}
+
+/** The run of a config that imports another tool's eval (`from_promptfoo`, `from_openai_evals`); null otherwise. */
+export const openImportedRun = Effect.fn("Import.openRun")(function* (config: EvalRunConfig) {
+  const imported = yield* readImportedEval(config)
+  if (imported === null) return null
+  for (const seed of config.seeds) {
+    if (imported.rows[seed] === undefined) {
+      return yield* new ConfigError({
+        reason: "InvalidValue",
+        message: `seeds: ${seed} is past the last test of ${imported.source} (${imported.rows.length} tests: seeds 0-${imported.rows.length - 1})`,
+      })
+    }
+  }
+  return importedDatasetRun(config, imported)
+})

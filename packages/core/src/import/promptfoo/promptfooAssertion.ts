@@ -1,0 +1,193 @@
+import { parse as parseYaml } from "yaml"
+import type { GraderVerdict } from "../../grader/Grader.js"
+import type { GraderSpec } from "../../grader/GraderSpec.js"
+import { compileRuleGrader } from "../../grader/RuleGraders.js"
+import { isRecord } from "../../internal/isRecord.js"
+import type { ImportedCheck } from "../ImportedEval.js"
+import { ImportProblem, shown } from "../ImportProblem.js"
+import { renderVars } from "../VarsTemplate.js"
+
+/** The column of the synthetic row a check hands proctor's grader: the assertion's value, rendered for the test. */
+const EXPECTED = "expected"
+
+/** promptfoo's assertion types proctor runs, by the rule each passes on (all score 1 or 0, as promptfoo's do). */
+const SUPPORTED = [
+  "equals",
+  "contains",
+  "icontains",
+  "contains-any",
+  "icontains-any",
+  "contains-all",
+  "icontains-all",
+  "starts-with",
+  "regex",
+  "is-json",
+] as const
+type Supported = (typeof SUPPORTED)[number]
+
+/** Why a promptfoo type is not run, for the kinds a user is likely to have. */
+const UNSUPPORTED_WHY: Readonly<Record<string, string>> = {
+  javascript: "proctor does not run promptfoo's inline JavaScript; write a `code` grader (a JS function) instead",
+  python: "proctor does not run Python assertions; write a `code` grader (a JS function) instead",
+  similar: "it needs an embedding model, which proctor's graders do not call",
+  perplexity: "it needs the model's logprobs, which proctor's dataset runs do not request",
+  "perplexity-score": "it needs the model's logprobs, which proctor's dataset runs do not request",
+  cost: "proctor reports cost per run and limits it with --max-cost, not per assertion",
+  latency: "proctor reports latency per rollout, not as an assertion",
+  "contains-json": "proctor's graders check whole answers as JSON (is-json), not JSON found inside text",
+  "assert-set": "nested assertion sets are not mapped yet",
+  levenshtein: "promptfoo passes on an edit distance in characters; proctor's fuzzy similarity is a ratio",
+  ...Object.fromEntries(
+    ["llm-rubric", "factuality", "model-graded-factuality", "model-graded-closedqa", "g-eval"].map((type) => [
+      type,
+      "model-graded assertions are not mapped onto proctor's model graders (rubric, label, fact) yet",
+    ]),
+  ),
+}
+
+/** promptfoo's comma-separated list (`"a, b, \"c, d\""`): items trimmed, double quotes keep commas in. */
+const commaSeparated = (text: string): ReadonlyArray<string> =>
+  (text.match(/(".*?"|[^",]+)(?=\s*,|\s*$)/g) ?? []).map((item) => item.trim().replace(/^"(.*)"$/, "$1"))
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+/** A regex source handed to proctor's `regex` grader, whose pattern is itself a template: kept literal. */
+const literalPattern = (source: string) =>
+  source.includes("{{") || source.includes("{%") ? `{% raw %}${source}{% endraw %}` : source
+
+const compiled = (spec: GraderSpec, path: string) => {
+  try {
+    const grader = compileRuleGrader(spec)
+    if (grader === null) throw new Error("not a rule")
+    return grader
+  } catch (error) {
+    throw new ImportProblem(`${path}.value`, (error as Error).message)
+  }
+}
+
+/** One of proctor's graders, run on the answer against a value of this assertion's (not a dataset column). */
+const graded = (spec: GraderSpec, path: string, expected?: string) => {
+  const grader = compiled(spec, path)
+  const item = expected === undefined ? {} : { [EXPECTED]: expected }
+  return (answer: string) => grader({ answer, item }).passed
+}
+
+/** The value, rendered over the test's vars as promptfoo renders a string value (nunjucks there, Liquid here). */
+const rendered = (value: unknown, vars: Readonly<Record<string, unknown>>, path: string): unknown => {
+  const render = (text: string, where: string) => {
+    try {
+      return renderVars(text, vars)
+    } catch (error) {
+      throw new ImportProblem(where, `the template ${(error as Error).message}`)
+    }
+  }
+  if (typeof value === "string") return render(value, `${path}.value`)
+  if (Array.isArray(value))
+    return value.map((item, index) => (typeof item === "string" ? render(item, `${path}.value[${index}]`) : item))
+  return value
+}
+
+const textValue = (value: unknown, type: string, path: string): string => {
+  if ((typeof value === "string" && value !== "") || (typeof value === "number" && !Number.isNaN(value)))
+    return String(value)
+  throw new ImportProblem(`${path}.value`, `"${type}" needs a string or number value, not ${shown(value)}`)
+}
+
+const listValue = (value: unknown, type: string, path: string): ReadonlyArray<string> => {
+  if (typeof value === "string" && value !== "") return commaSeparated(value)
+  if (Array.isArray(value) && value.length > 0) return value.map(String)
+  throw new ImportProblem(`${path}.value`, `"${type}" needs a list (or a comma-separated string), not ${shown(value)}`)
+}
+
+/** The pass rule of one supported type over the answer, built from proctor's graders. */
+const passRule = (type: Supported, value: unknown, path: string): ((answer: string) => boolean) => {
+  switch (type) {
+    case "equals":
+      if (typeof value === "object" && value !== null) {
+        // promptfoo deep-compares an object value with the answer parsed as JSON: a JSON Schema `const` does.
+        return graded({ type: "json_schema", schema: { const: value } }, path)
+      }
+      return graded({ type: "equals", field: EXPECTED, trim: false }, path, textValue(value, type, path))
+    case "contains":
+    case "icontains":
+      return graded(
+        { type: "includes", field: EXPECTED, ignore_case: type === "icontains" },
+        path,
+        textValue(value, type, path),
+      )
+    case "contains-any":
+    case "icontains-any":
+    case "contains-all":
+    case "icontains-all": {
+      const ignoreCase = type.startsWith("i")
+      const each = listValue(value, type, path).map((item) =>
+        graded({ type: "includes", field: EXPECTED, ignore_case: ignoreCase }, path, item),
+      )
+      return type.endsWith("-any")
+        ? (answer) => each.some((check) => check(answer))
+        : (answer) => each.every((check) => check(answer))
+    }
+    case "starts-with":
+      return graded({ type: "regex", pattern: literalPattern(`^${escapeRegex(textValue(value, type, path))}`) }, path)
+    case "regex":
+      return graded({ type: "regex", pattern: literalPattern(textValue(value, type, path)) }, path)
+    case "is-json": {
+      if (value === undefined || value === null || value === "") return graded({ type: "is_json" }, path)
+      let schema = value
+      if (typeof value === "string") {
+        if (value.startsWith("file://"))
+          throw new ImportProblem(`${path}.value`, "a schema in a file (file://) is not read yet: put it inline")
+        schema = parseYaml(value)
+      }
+      if (!isRecord(schema)) throw new ImportProblem(`${path}.value`, "expected a JSON Schema (a table)")
+      return graded({ type: "json_schema", schema }, path)
+    }
+  }
+}
+
+const ASSERTION_KEYS = new Set(["type", "value", "weight", "metric", "threshold", "description"])
+
+/**
+ * A promptfoo assertion (`{ type, value, weight, metric, threshold }`, type with an optional `not-`) bound to one
+ * test's vars, as a check whose verdict passes, and scores 1 or 0, as promptfoo's would. Anything proctor cannot
+ * run the same way is an `ImportProblem` naming its key.
+ */
+export const promptfooCheck = (
+  assertion: unknown,
+  vars: Readonly<Record<string, unknown>>,
+  path: string,
+): Omit<ImportedCheck, "name"> & { readonly baseName: string } => {
+  if (!isRecord(assertion)) throw new ImportProblem(path, `expected an assertion table, not ${shown(assertion)}`)
+  for (const key of Object.keys(assertion)) {
+    if (!ASSERTION_KEYS.has(key))
+      throw new ImportProblem(`${path}.${key}`, "is not supported (proctor would not apply it): remove it")
+  }
+  const type = assertion.type
+  if (typeof type !== "string" || type === "") throw new ImportProblem(`${path}.type`, "expected an assertion type")
+  const inverse = type.startsWith("not-")
+  const base = inverse ? type.slice("not-".length) : type
+  if (!(SUPPORTED as ReadonlyArray<string>).includes(base)) {
+    const why = UNSUPPORTED_WHY[base] ?? "proctor has no grader that passes on the same rule"
+    throw new ImportProblem(`${path}.type`, `${JSON.stringify(type)} is not supported: ${why}`)
+  }
+  if (assertion.threshold !== undefined)
+    throw new ImportProblem(
+      `${path}.threshold`,
+      `"${base}" passes or fails outright; promptfoo ignores a threshold on it`,
+    )
+  const weight = assertion.weight ?? 1
+  if (typeof weight !== "number" || !Number.isFinite(weight) || weight < 0)
+    throw new ImportProblem(`${path}.weight`, `expected a number ≥ 0, not ${shown(weight)}`)
+  const metric = assertion.metric
+  if (metric !== undefined && (typeof metric !== "string" || metric.trim() === ""))
+    throw new ImportProblem(`${path}.metric`, "expected a name")
+  const passes = passRule(base as Supported, rendered(assertion.value, vars, path), path)
+  return {
+    baseName: metric ?? type,
+    weight,
+    grade: (answer): GraderVerdict => {
+      const passed = passes(answer) !== inverse
+      return { score: passed ? 1 : 0, passed }
+    },
+  }
+}
