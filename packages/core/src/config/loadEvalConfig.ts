@@ -237,7 +237,13 @@ export const DATASET_URL_PREFIX = "dataset:"
 
 /** The dataset and grader keys a config holds only when they were given. */
 const datasetKeys = (merged: EvalTomlSection) => {
-  const keys = { dataset: merged.dataset, prompt: merged.prompt, system: merged.system, graders: merged.graders }
+  const keys = {
+    dataset: merged.dataset,
+    prompt: merged.prompt,
+    system: merged.system,
+    graders: merged.graders,
+    variants: merged.variants,
+  }
   return Object.fromEntries(Object.entries(keys).filter(([, value]) => value !== undefined)) as Pick<
     EvalRunConfig,
     keyof typeof keys
@@ -292,7 +298,11 @@ export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: Ev
         : (merged.url ?? merged.task_app_url)
   if (url === undefined) return yield* missing("task app URL", ["url", "task_app_url"])
   if (merged.tasks !== undefined && merged.agent === undefined) return yield* missing("agent", ["agent"])
-  if (merged.dataset !== undefined && merged.prompt === undefined) return yield* missing("prompt", ["prompt"])
+  // A grid whose every variant has its prompt needs none of the run's own.
+  const promptsOfVariants = merged.variants?.every((variant) => variant.prompt !== undefined) ?? false
+  if (merged.dataset !== undefined && merged.prompt === undefined && !promptsOfVariants) {
+    return yield* missing("prompt", ["prompt"])
+  }
   if (merged.dataset !== undefined && merged.graders === undefined) {
     return yield* new ConfigError({
       reason: "Missing",
