@@ -366,7 +366,6 @@ export const EvalTomlSection = Schema.Struct({
       synthAi: null,
       example:
         '[{ model = ["gpt-4o-mini", "gpt-4.1-mini"], prompt = ["{{ item.question }}", "Answer briefly: {{ item.question }}"] }]',
-      flag: "--model, --prompt (repeated)",
     }),
   ),
   // Paying less while iterating: the response cache and the run's budgets
