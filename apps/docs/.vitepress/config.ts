@@ -14,6 +14,7 @@ const guides: DefaultTheme.SidebarItem[] = [
   { text: "Write a task app (TypeScript)", link: "/guide/task-app-typescript" },
   { text: "Write a task app (Python, synth-ai)", link: "/guide/task-app-python" },
   { text: "Evaluate without writing code", link: "/guide/datasets" },
+  { text: "Compare many: grid runs", link: "/guide/grid" },
   { text: "In-process evals: evaluate()", link: "/guide/evaluate" },
   { text: "How far to trust your judge", link: "/guide/judges" },
   { text: "Evaluate an agent in a sandbox", link: "/guide/agents" },

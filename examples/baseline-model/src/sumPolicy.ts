@@ -8,9 +8,19 @@ export const SUM_QUESTION = /\bwhat is (-?\d+) \+ (-?\d+)\s*\?/i
 const SLIP_EVERY = 10
 
 /**
+ * A model named `NAME@N` (e.g. `baseline@5`) slips one question in N, chosen by the model's name and the question's
+ * text: one server then plays several models of different skill, each wrong on questions of its own.
+ */
+const slipsOf = (model: string | undefined): { readonly every: number; readonly salt: string } => {
+  const match = model === undefined ? null : /@(\d+)$/.exec(model)
+  const every = match === null ? 0 : Number(match[1])
+  return every >= 1 ? { every, salt: model! } : { every: SLIP_EVERY, salt: "" }
+}
+
+/**
  * "What is A + B? …" answered with the number only: the sum, except that a tenth of the questions (seeded
  * by their text, so the same question always gets the same answer) are off by one, to keep scores
- * imperfect. Undefined for any other message.
+ * imperfect (`NAME@N` models: one in N, see `slipsOf`). Undefined for any other message.
  */
 export const sumPolicy = (request: ChatRequest): Decision | undefined => {
   const user = lastMessage(request.messages, "user")
@@ -18,5 +28,6 @@ export const sumPolicy = (request: ChatRequest): Decision | undefined => {
   const match = SUM_QUESTION.exec(text)
   if (match === null) return undefined
   const sum = Number(match[1]) + Number(match[2])
-  return { content: String(fnv1a(text) % SLIP_EVERY === 0 ? sum + 1 : sum) }
+  const slips = slipsOf(request.model)
+  return { content: String(fnv1a(slips.salt + text) % slips.every === 0 ? sum + 1 : sum) }
 }

@@ -94,6 +94,29 @@ describe("sum heuristic", () => {
     expect(await ask(pairs[7]![0], pairs[7]![1])).toBe(answers[7])
   })
 
+  it("slips one question in N as a model named NAME@N, each model on questions of its own", async () => {
+    const pairs = Array.from({ length: 400 }, (_, i) => [i * 37, 1000 - i * 3] as const)
+    const slipsAs = async (name: string) => {
+      const answers = await Promise.all(
+        pairs.map(([a, b]) =>
+          chat({
+            model: name,
+            messages: [{ role: "user", content: `What is ${a} + ${b}? Answer with the number only.` }],
+          }),
+        ),
+      )
+      return answers.flatMap((body: Json, i) =>
+        Number(body.choices[0].message.content) === pairs[i]![0] + pairs[i]![1] ? [] : [i],
+      )
+    }
+    const [every4, every20, other20] = await Promise.all([slipsAs("m@4"), slipsAs("m@20"), slipsAs("n@20")])
+    expect(every4.length).toBeGreaterThan(70)
+    expect(every4.length).toBeLessThan(130)
+    expect(every20.length).toBeGreaterThan(5)
+    expect(every20.length).toBeLessThan(40)
+    expect(every20).not.toEqual(other20)
+  })
+
   it("leaves other questions to the plain reply", async () => {
     const body = await chat({ messages: [{ role: "user", content: "What is 2 times 3?" }] })
     expect(body.choices[0].message.content).toContain("baseline model")

@@ -143,7 +143,7 @@ describe("proctor compare", () => {
       [["compare", runA, empty], `${empty} is not a run directory`],
       [["compare", runA, elsewhere], "no seed is scored in both runs (A: 60 rollouts"],
       [["compare", runA, runB, "--json", "--markdown"], "--json and --markdown each choose the output"],
-      [["compare", runA], "missing required argument 'b'"],
+      [["compare", runA], "is a single run; give a grid run directory, or two or more run directories"],
     ]
     for (const [args, message] of cases) {
       const result = await proctor(args)

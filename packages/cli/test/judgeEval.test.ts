@@ -149,3 +149,39 @@ describe("model graders: a rubric judge beside a rule, a second judge by proctor
     expect(run.stderr).toMatch(/graders\[0\] \(rubric\): a model grader needs a judge: declare \[eval\.judge\]/)
   })
 })
+
+describe("a rubric judge after a task app's rollouts", () => {
+  it("fills verifier_score, the column synth-ai's runner reads, beside the task's own score", async () => {
+    const key = "judge-test-key"
+    const math = await startExample("examples/math/dist/main.js", cleanEnv({ ENVIRONMENT_API_KEY: key }))
+    try {
+      const runDir = join(tmp, "math-judged")
+      const config = join(tmp, "math-judged.toml")
+      writeFileSync(config, `[eval]\nmodel = "baseline"\n[eval.policy_config]\ninference_url = "${baseline.url}"\n`)
+      const run = await runCli(
+        [
+          ...["eval", "math", "--config", config, "--url", math.url, "--seeds", "0-19", "--run-dir", runDir],
+          ...["--grader", RUBRIC, "--judge", judgeFlag()],
+        ],
+        { env: cleanEnv({ ENVIRONMENT_API_KEY: key }), cwd: tmp },
+      )
+      expect(run.code, run.stderr).toBe(0)
+      const stored = results(runDir)
+      expect(stored).toHaveLength(20)
+      for (const result of stored) {
+        expect(result.verifier_score).toBe(result.grades?.rubric?.score)
+        expect(result.score).not.toBeNull()
+      }
+      expect(calls(runDir).filter((call) => call.role === "judge")).toHaveLength(20)
+      const exported = join(tmp, "math-judged.csv")
+      const csv = await proctor(["export", runDir, "--format", "csv", "--output", exported])
+      expect(csv.code, csv.stderr).toBe(0)
+      const [header, ...lines] = readFileSync(exported, "utf8").trim().split("\n")
+      const column = header!.split(",").indexOf("verifier_score")
+      expect(column).toBeGreaterThanOrEqual(0)
+      expect(lines.every((line) => line.split(",")[column] !== "")).toBe(true)
+    } finally {
+      await math.stop()
+    }
+  }, 180_000)
+})

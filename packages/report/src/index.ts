@@ -1,4 +1,7 @@
 export type { RowKind } from "./columns.js"
+export * from "./compare/gridComparison.js"
+export * from "./compare/gridComparisonText.js"
+export * from "./compare/holm.js"
 export * from "./compare.js"
 export * from "./compareText.js"
 export * from "./exports/csv.js"

@@ -34,7 +34,7 @@ class JobReadError extends Data.TaggedError("JobReadError")<{
 }> {}
 
 /** A run directory's journal streamed into per-seed totals: a 100,000-rollout run is never held in memory. */
-const readRunDirectory = (dir: string) =>
+export const readRunTotals = (dir: string) =>
   Effect.gen(function* () {
     const reader = yield* openRunReader(dir)
     const totals = new RunTotals()
@@ -92,7 +92,7 @@ export const compareCommand = (a: string, b: string, options: CompareOptions, io
       which: "A" | "B",
       arg: string,
     ): Effect.Effect<ComparedRun, ConfigError | StoreError | JobReadError> => {
-      if (isDirectory(arg)) return readRunDirectory(arg)
+      if (isDirectory(arg)) return readRunTotals(arg)
       if (existsSync(arg)) return Effect.fail(usage(`${which}: ${arg} is a file, not a run directory`))
       return Option.match(server, {
         onSome: (settings) => readJob(arg, settings),

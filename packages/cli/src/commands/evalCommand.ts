@@ -19,7 +19,6 @@ import {
   openJournal,
   otlpSettingsOf,
   publicConfig,
-  type RunControl,
   type RunEvent,
   type RunOutcome,
   responseCacheDirOf,
@@ -44,7 +43,9 @@ import { printResults } from "../printResults.js"
 import { type EvalOptions, evalFlagSettings } from "../program/evalFlags.js"
 import { agentRunOf, usesModel } from "./agentRun.js"
 import { startEvalViewer } from "./evalView.js"
+import { gridEval, isGridEval } from "./gridEval.js"
 import { checkResumeFlags, repairHint, resumeRun } from "./resumeRun.js"
+import { installSignalHandlers } from "./signalHandlers.js"
 
 const usageError = (message: string) => new ConfigError({ reason: "InvalidValue", message })
 
@@ -95,24 +96,6 @@ const preflight = (config: EvalRunConfig) =>
     ),
   )
 
-/** First Ctrl-C: stop taking work, let in-flight rollouts finish for a grace period. Second: abandon them. */
-const installSignalHandlers = (control: RunControl, graceSeconds: number) => {
-  let graceTimer: NodeJS.Timeout | undefined
-  const onSignal = () => {
-    if (control.isStopRequested()) return control.cancelInFlight()
-    control.requestStop()
-    graceTimer = setTimeout(control.cancelInFlight, graceSeconds * 1000)
-    graceTimer.unref()
-  }
-  process.on("SIGINT", onSignal)
-  process.on("SIGTERM", onSignal)
-  return () => {
-    process.off("SIGINT", onSignal)
-    process.off("SIGTERM", onSignal)
-    if (graceTimer !== undefined) clearTimeout(graceTimer)
-  }
-}
-
 /** The closing line of an OTLP export: what reached the collector, and what was dropped and why. */
 const otlpLine = (report: OtlpExportReport): string =>
   report.dropped === 0
@@ -133,6 +116,8 @@ export const evalCommand = (options: EvalOptions, io: Io): Effect.Effect<ExitCod
         ? yield* loadEvalConfig({ configPath: options.config, flags, envFile: options.envFile, env: io.env })
         : null
     for (const warning of loaded?.warnings ?? []) io.stderr.write(`warning: ${warning}\n`)
+    // Several models or prompts: a grid run (commands/gridEval.ts).
+    if (isGridEval(loaded, resumeDir)) return yield* gridEval(options, loaded, flags, io)
     // Checked before anything runs: found wrong only after the run, they would cost the whole run's output.
     const tracesDir = options.tracesDir ?? loaded?.tracesDir ?? null
     const tracesProblem = tracesDir === null ? null : tracesDirProblem(tracesDir)

@@ -1,5 +1,6 @@
 import { type EvalFlags, integerFlag, numberFlag, repeatableFlag, scoreFlag, secondsFlag } from "@proctor/core"
 import { choice, configValues, type FlagTable, type FlagValues, parsed, text, toggle } from "./flagTable.js"
+import { gridFlagSettings } from "./gridFlags.js"
 
 const positiveInteger = integerFlag({ min: 1 })
 
@@ -8,7 +9,12 @@ export const evalFlags = {
   config: text("--config <path>", "eval TOML ([eval] table, synth-ai schema)"),
   url: text("--url <url>", "task app base URL", { configKey: "url" }),
   seeds: text("--seeds <seeds>", 'seeds: "0,1,2", "0-99" or a mix', { configKey: "seeds" }),
-  model: text("--model <model>", "model name passed to the policy", { configKey: "model" }),
+  model: parsed(
+    "--model <model>",
+    "model name passed to the policy; repeat it for a grid run (every model on the same seeds)",
+    repeatableFlag,
+    { configKey: "model" },
+  ),
   inferenceUrl: text(
     "--inference-url <url>",
     "the policy's model endpoint (OpenAI-compatible base URL). First found wins: --inference-url, --provider, " +
@@ -76,9 +82,12 @@ export const evalFlags = {
   dataset: text("--dataset <file>", "a JSONL or CSV file whose rows are the tasks (in place of --url)", {
     configKey: "dataset",
   }),
-  prompt: text("--prompt <template>", "a dataset eval's user message: a Liquid template, {{ item.question }}", {
-    configKey: "prompt",
-  }),
+  prompt: parsed(
+    "--prompt <template>",
+    "a dataset eval's user message: a Liquid template, {{ item.question }}; repeat it for a grid run",
+    repeatableFlag,
+    { configKey: "prompt" },
+  ),
   system: text("--system <template>", "a dataset eval's system message, a template like --prompt", {
     configKey: "system",
   }),
@@ -177,8 +186,11 @@ export const evalFlags = {
 export type EvalOptions = FlagValues<typeof evalFlags> & { readonly appId?: string | undefined }
 
 /** The settings the flags give, as config keys (see loadEvalConfig.ts). */
-export const evalFlagSettings = (options: EvalOptions): EvalFlags =>
-  ({
-    ...configValues(evalFlags, options),
+export const evalFlagSettings = (options: EvalOptions): EvalFlags => {
+  const { model: _model, prompt: _prompt, ...values } = configValues(evalFlags, options)
+  return {
+    ...values,
+    ...gridFlagSettings(options.model, options.prompt),
     ...(options.appId === undefined ? {} : { app_id: options.appId }),
-  }) as EvalFlags
+  } as EvalFlags
+}

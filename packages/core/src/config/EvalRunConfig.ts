@@ -1,5 +1,6 @@
 import { Either, ParseResult, Schema } from "effect"
 import { GraderSpec, GraderSpecs } from "../grader/GraderSpec.js"
+import { GridVariantSpec, GridVariantSpecs } from "../grid/GridVariants.js"
 import { JudgeSettings } from "../judge/JudgeSettings.js"
 import { Seeds } from "../plan/Seeds.js"
 import { TraceFormat } from "../taskApp/TaskAppWire.js"
@@ -385,6 +386,15 @@ export const EvalTomlSection = Schema.Struct({
       flag: "--data",
     }),
   ),
+  variants: opt(GridVariantSpecs).annotations(
+    doc({
+      description:
+        "Makes the run a grid: `[[eval.variants]]` tables of a `model`, `prompt` and/or `system` that differ from the run's, each a list or one value (lists multiply: 3 models × 2 prompts is 6 variants), and an optional `name` for a table of one variant. Every variant runs on the same seeds in one run directory (`variants/{name}/`, each a run directory of its own), sharing `concurrency`; `proctor compare RUN` ranks them. Repeating `--model` or `--prompt` makes the same matrix.",
+      synthAi: null,
+      example:
+        '[{ model = ["gpt-4o-mini", "gpt-4.1-mini"], prompt = ["{{ item.question }}", "Answer briefly: {{ item.question }}"] }]',
+    }),
+  ),
   // Paying less while iterating: the response cache and the run's budgets
   cache: opt(Schema.Boolean).annotations(
     doc({
@@ -582,6 +592,8 @@ export const EvalRunConfigFromJson = Schema.Struct({
   from_promptfoo: opt(Schema.String),
   from_openai_evals: opt(Schema.String),
   data: opt(Schema.String),
+  /** A grid run's variants (see `EvalTomlSection.variants`); a variant's own config holds none. */
+  variants: opt(Schema.Array(GridVariantSpec)),
   /** Agent runs (see `EvalTomlSection`): absent for task-app and `evaluate()` runs. */
   tasks: opt(Schema.String),
   agent: opt(Schema.String),

@@ -266,6 +266,7 @@ const datasetKeys = (merged: EvalTomlSection) => {
     from_promptfoo: merged.from_promptfoo,
     from_openai_evals: merged.from_openai_evals,
     data: merged.data,
+    variants: merged.variants,
   }
   return Object.fromEntries(Object.entries(keys).filter(([, value]) => value !== undefined)) as Pick<
     EvalRunConfig,
@@ -328,7 +329,11 @@ export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: Ev
         : (imported?.url ?? merged.url ?? merged.task_app_url)
   if (url === undefined) return yield* missing("task app URL", ["url", "task_app_url"])
   if (merged.tasks !== undefined && merged.agent === undefined) return yield* missing("agent", ["agent"])
-  if (merged.dataset !== undefined && merged.prompt === undefined) return yield* missing("prompt", ["prompt"])
+  // A grid whose every variant has its prompt needs none of the run's own.
+  const promptsOfVariants = merged.variants?.every((variant) => variant.prompt !== undefined) ?? false
+  if (merged.dataset !== undefined && merged.prompt === undefined && !promptsOfVariants) {
+    return yield* missing("prompt", ["prompt"])
+  }
   if (merged.dataset !== undefined && merged.graders === undefined) {
     return yield* new ConfigError({
       reason: "Missing",

@@ -53,7 +53,8 @@ export interface RunOutcome {
   readonly interrupted: boolean
 }
 
-const withDeadline = (solver: SolverService, timeoutS: number) =>
+/** The solve function with the run's per-rollout deadline, unless the solver keeps its own. */
+export const withDeadline = (solver: SolverService, timeoutS: number) =>
   solver.enforcesTimeout
     ? solver.solve
     : (task: Parameters<SolverService["solve"]>[0]) =>

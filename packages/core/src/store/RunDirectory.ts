@@ -76,7 +76,7 @@ const syncDirectory = (dir: string) => {
 const partialName = (name: string) => `${name}.partial`
 
 /** Writes a file whole or not at all: a crash leaves the old file (or none), never a part of the new one. */
-const writeFileAtomically = (dir: string, name: string, write: (fd: number) => void) => {
+export const writeFileAtomically = (dir: string, name: string, write: (fd: number) => void) => {
   const partial = join(dir, partialName(name))
   try {
     const fd = openSync(partial, "w")
