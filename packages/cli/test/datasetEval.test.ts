@@ -238,7 +238,7 @@ describe("bad input: one line naming the row, column or key, exit 2, nothing run
   it("a grader of unknown type, on the command line and in a config file", async () => {
     await refused(
       [...base(), "--dataset", DATASET, "--prompt", "{{ item.question }}", "--grader", "equals", "--grader", "fuzzy"],
-      '--grader[1].type: unknown grader type "fuzzy"; one of equals, includes, regex, is_json, json_schema, numeric, choice, similarity, code',
+      '--grader[1].type: unknown grader type "fuzzy"; one of equals, includes, regex, is_json, json_schema, numeric, choice, similarity, code, rubric, label, fact, pairwise',
     )
     const config = join(tmp, "unknown.toml")
     writeFileSync(config, `[eval]\ndataset = "${DATASET}"\nprompt = "x"\n[[eval.graders]]\ntype = "vibes"\n`)

@@ -528,6 +528,7 @@ export const EvalTomlSection = Schema.Struct({
         "The judge model that model graders (`rubric`, `label`, `fact`, `pairwise`) ask, on an upstream of its own: its calls are traced through the run's interceptor and priced and reported apart from the policy's. See the `judge.` keys.",
       synthAi: null,
       example: '{ model = "gpt-4o-mini", provider = "openai" }',
+      flag: "--judge",
     }),
   ),
 })
