@@ -24,6 +24,10 @@ describe("the built docs site", () => {
       recurse: true,
       checkFragments: true,
       concurrency: 8,
+      // A request that fails outright (status 0: a loaded machine's socket timing out) is asked again before it
+      // counts; a missing page answers 404 every time and still fails.
+      retryErrors: true,
+      retryErrorsCount: 3,
       // Only the site's own pages: nothing outside loopback can be reached here, and it is not ours to check.
       linksToSkip: async (link) => !link.startsWith(site.url),
     })
