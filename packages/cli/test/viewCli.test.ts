@@ -131,10 +131,10 @@ describe("proctor eval --view", () => {
     const url = urlIn(run.stderr(), "viewer: ")!
 
     type Live = { progress: { planned: number; done: number }; inflight: Array<{ seed: number; state: string }> }
-    await waitFor("two rows, and two rollouts held in flight", async () => {
-      const live = await getJson(`${url}api/runs/0/live`)
-      const inflight = (live.body as unknown as Live).inflight ?? []
-      return (await rowsOf(url)).length === 2 && inflight.length === 2
+    // The rows come from results.jsonl and the live counts from the run's events, which follow the append.
+    await waitFor("two rows counted, and two rollouts held in flight", async () => {
+      const live = (await getJson(`${url}api/runs/0/live`)).body as unknown as Live
+      return (await rowsOf(url)).length === 2 && live.progress?.done === 2 && (live.inflight ?? []).length === 2
     })
     const live = (await getJson(`${url}api/runs/0/live`)).body as unknown as Live
     expect(live.progress).toMatchObject({ planned: 4, done: 2 })
