@@ -318,3 +318,67 @@ describe("evaluate (in-process evals)", () => {
     )
   })
 })
+
+describe("ctx.grade with model graders", () => {
+  it("in evaluate(): ctx.grade asks evaluate's judge, whose calls are the rollout's, stored apart and priced", async () => {
+    const baseline = await createBaselineModel().listen()
+    try {
+      const runDir = mkdtempSync(join(tmpdir(), "proctor-ctx-judge-"))
+      const rubric = { type: "rubric", rubric: "The answer is the correct sum, as a bare number.", range: [1, 5] }
+      const outcome = await evaluate({
+        name: "ctx-judge",
+        runDir,
+        tasks: [
+          { id: "a", question: "What is 2 + 2?", answer: "4" },
+          { id: "b", question: "What is 3 + 3?", answer: "7" },
+        ],
+        judge: { model: "baseline-judge", inference_url: `${baseline.url}/v1` },
+        pricing: [{ provider: null, model: "baseline-judge", price: { input: 1, output: 2 } }],
+        solve: async (task, ctx) => {
+          const graded = await ctx.grade([rubric], { answer: task.answer, item: task, prompt: task.question })
+          return { score: graded.score, answer: task.answer }
+        },
+      })
+      expect(outcome.summary.completed).toBe(2)
+      const calls = callsIn(runDir)
+      expect(calls).toHaveLength(2)
+      expect(calls.every((call) => call.role === "judge" && call.grader === "rubric" && call.cost_usd! > 0)).toBe(true)
+      // Each judge call is its rollout's, and the baseline judge marks the wrong sum down.
+      expect(calls.map((call) => call.seed).sort()).toEqual([0, 1])
+      expect(outcome.summary.metrics.mean_score).toBeGreaterThan(0)
+      expect(outcome.summary.metrics.mean_score).toBeLessThan(1)
+      expect(outcome.summary.judge?.calls).toBe(2)
+    } finally {
+      await baseline.close()
+    }
+  })
+
+  it("in evaluate(): a model grader without a judge is the rollout's verifier error, its line naming why", async () => {
+    const runDir = mkdtempSync(join(tmpdir(), "proctor-ctx-nojudge-"))
+    const outcome = await evaluate({
+      name: "ctx-nojudge",
+      runDir,
+      tasks: [{ id: "a" }],
+      maxRetries: 0,
+      solve: async (_task, ctx) => {
+        const graded = await ctx.grade({ type: "rubric", rubric: "Is it right?" }, { answer: "4" })
+        return { score: graded.score }
+      },
+    })
+    expect(outcome.summary.errors_by_kind).toEqual({ verifier: 1 })
+    expect(resultsIn(runDir)[0]?.error).toContain("a model grader needs a judge")
+  })
+
+  it("evaluate's judge option is checked: a bad key is one line naming it", async () => {
+    const failed = await evaluate({
+      name: "bad-judge",
+      tasks: [{ id: "a" }],
+      judge: { model: "j", inference_url: "not a url" } as never,
+      solve: () => ({ score: 1 }),
+    }).then(
+      () => "ran",
+      (error: Error) => error.message,
+    )
+    expect(failed).toMatch(/^evaluate: judge\.inference_url: /)
+  })
+})

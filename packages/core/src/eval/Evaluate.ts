@@ -1,13 +1,17 @@
 import { existsSync, statSync } from "node:fs"
 import { join } from "node:path"
-import { Cause, Context, Effect, Exit, Layer, type PubSub } from "effect"
+import { Cause, Context, Effect, Exit, Layer, type PubSub, Schema } from "effect"
 import { ConfigError } from "../config/ConfigError.js"
 import { defaults, type EvalRunConfig } from "../config/EvalRunConfig.js"
 import type { RunEvent } from "../events/RunEvents.js"
 import { withRunEvents } from "../events/withRunEvents.js"
+import { inProcessGrading } from "../grader/gradeInProcess.js"
 import { Interceptor } from "../interceptor/Interceptor.js"
 import { policyUpstream } from "../interceptor/PolicyUpstream.js"
 import { serveInterceptor } from "../interceptor/serveInterceptor.js"
+import { formatParseIssues, renderPath } from "../internal/formatIssues.js"
+import { JudgeSettings } from "../judge/JudgeSettings.js"
+import { RunJudges } from "../judge/RunJudges.js"
 import { assignSeeds, collectTasks, type TaskId } from "../plan/taskSeeds.js"
 import { loadPricingFile, Pricing, type PricingOverrides } from "../pricing/Pricing.js"
 import { makeRunControl, type RunControl } from "../runner/RunControl.js"
@@ -89,6 +93,12 @@ export interface EvaluateOptions<T extends { readonly id: TaskId }, S = undefine
   /** The run directory (default `runs/{run_id}`); one holding results of this eval is resumed. */
   readonly runDir?: string | undefined
   readonly model?: EvaluateModel | undefined
+  /**
+   * The judge that `ctx.grade`'s model graders ask (`{ model, provider }` or `{ model, inference_url, api_key_env }`,
+   * the keys of `[eval.judge]`), unless a grader names its own. Its calls go through the run's interceptor, stored
+   * under the rollout being graded and priced apart from the policy's; it is stored with the run (never a key).
+   */
+  readonly judge?: JudgeSettings | undefined
   /** Prices that override or extend proctor's table, or the path of a pricing file (as `--pricing`). */
   readonly pricing?: PricingOverrides | string | undefined
   /** Keep each rollout's model calls as a synth-ai trace in the run directory's `traces/`. */
@@ -138,6 +148,11 @@ const limitsConfig = (limits: EvaluateLimits | undefined) =>
     return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined))
   })
 
+const judgeSettings = (judge: unknown) =>
+  Effect.mapError(Schema.decodeUnknown(JudgeSettings, { onExcessProperty: "error" })(judge), (error) =>
+    invalid(formatParseIssues(error, (path) => renderPath("judge", path))),
+  )
+
 const runConfig = <T extends { readonly id: TaskId }, S>(options: EvaluateOptions<T, S>) =>
   Effect.gen(function* () {
     if (typeof options.name !== "string" || options.name.trim() === "") {
@@ -146,6 +161,7 @@ const runConfig = <T extends { readonly id: TaskId }, S>(options: EvaluateOption
     if (options.model !== undefined && !URL.canParse(options.model.baseUrl)) {
       return yield* invalid(`model.baseUrl: expected an http(s) URL, got ${JSON.stringify(options.model.baseUrl)}`)
     }
+    const judge = options.judge === undefined ? undefined : yield* judgeSettings(options.judge)
     return {
       ...defaults,
       app_id: options.name,
@@ -166,6 +182,7 @@ const runConfig = <T extends { readonly id: TaskId }, S>(options: EvaluateOption
       ops: null,
       pass_threshold: options.passThreshold ?? defaults.pass_threshold,
       ...(options.clusterBy === undefined ? {} : { cluster_by: options.clusterBy }),
+      ...(judge === undefined ? {} : { judge }),
       ...(yield* limitsConfig(options.limits)),
     } satisfies EvalRunConfig
   })
@@ -192,25 +209,31 @@ const openRun = (config: EvalRunConfig, runDir: string | undefined) =>
     return { runId, dir: runDir ?? join("runs", runId), stored: [], resumed: false }
   })
 
-/** The interceptor on loopback for the life of the run, with the solver's calls routed through it. */
-const interception = (config: EvalRunConfig, model: EvaluateModel, pricing: PricingOverrides | string | undefined) =>
+/** The interceptor on loopback for the life of the run: the solver's calls (`model`) and the judges' go through it. */
+const runInterceptor = (pricing: PricingOverrides | string | undefined) =>
   Effect.gen(function* () {
-    const upstream = policyUpstream(
-      {
-        ...config,
-        policy_config: {
-          inference_url: model.baseUrl,
-          ...(model.apiKey === undefined ? {} : { api_key: model.apiKey }),
-        },
-      },
-      process.env,
-    )
-    if (upstream === null) return yield* invalid(`model.baseUrl: expected an http(s) URL, got ${model.baseUrl}`)
     const overrides = typeof pricing === "string" ? yield* loadPricingFile(pricing) : (pricing ?? [])
     const interceptor = yield* Interceptor.make({ priceCall: Pricing.make(overrides).costOf })
     yield* serveInterceptor(interceptor)
-    return interceptedLayer({ interceptor, upstream })
+    return interceptor
   })
+
+/** Where the solver's calls are forwarded: `model`'s base URL, with its key. */
+const modelUpstream = (config: EvalRunConfig, model: EvaluateModel) => {
+  const upstream = policyUpstream(
+    {
+      ...config,
+      policy_config: {
+        inference_url: model.baseUrl,
+        ...(model.apiKey === undefined ? {} : { api_key: model.apiKey }),
+      },
+    },
+    process.env,
+  )
+  return upstream === null
+    ? Effect.fail(invalid(`model.baseUrl: expected an http(s) URL, got ${model.baseUrl}`))
+    : Effect.succeed(upstream)
+}
 
 const isAsyncGeneratorFunction = (f: unknown) => Object.prototype.toString.call(f) === "[object AsyncGeneratorFunction]"
 
@@ -251,18 +274,29 @@ const evaluation = <T extends { readonly id: TaskId }, S>(
       // What a killed session of this run left behind goes before any new sandbox starts.
       if (runtime !== undefined && run.resumed) yield* runtime.prune(run.runId)
       const shared = yield* sharedState(options.setup, options.teardown)
-      const solver = Layer.succeed(
+      const interceptor =
+        options.model === undefined && config.judge === undefined ? undefined : yield* runInterceptor(options.pricing)
+      const judges =
+        interceptor === undefined
+          ? Layer.succeed(RunJudges, RunJudges.none)
+          : RunJudges.layer({ runId: run.runId, interception: interceptor, env: process.env })
+      const solver = Layer.effect(
         Solver,
-        functionSolver(options.name, table.taskOf, options.solve, {
-          sandbox: runtime === undefined ? undefined : { runtime, spec: options.sandbox!.spec },
-          shared,
-          agent: isAsyncGeneratorFunction(options.solve),
-        }),
-      )
+        Effect.map(RunJudges, (runJudges) =>
+          functionSolver(options.name, table.taskOf, options.solve, {
+            sandbox: runtime === undefined ? undefined : { runtime, spec: options.sandbox!.spec },
+            shared,
+            agent: isAsyncGeneratorFunction(options.solve),
+            grading: inProcessGrading(runJudges, config.judge),
+          }),
+        ),
+      ).pipe(Layer.provide(judges))
       const solverLayer =
-        options.model === undefined
+        options.model === undefined || interceptor === undefined
           ? solver
-          : (yield* interception(config, options.model, options.pricing)).pipe(Layer.provide(solver))
+          : interceptedLayer({ interceptor, upstream: yield* modelUpstream(config, options.model) }).pipe(
+              Layer.provide(solver),
+            )
       return yield* runRollouts({ runId: run.runId, config, control, events, taskIdOf: table.idOf }).pipe(
         Effect.provide(solverLayer.pipe(Layer.provideMerge(RunDirectoryStoreLayer(run.dir, config)))),
       )

@@ -66,7 +66,7 @@ const modelGrader = (name: string, spec: ModelGraderSpec, evalJudge: JudgeSettin
         reason: "Unloadable",
         grader: name,
         message:
-          "a model grader needs a judge: declare [eval.judge] (its model and inference_url) or the grader's own judge",
+          "a model grader needs a judge: declare [eval.judge] (its model and inference_url; evaluate's `judge` option) or the grader's own judge",
       })
     }
     const grade: ModelGrader = (input) =>

@@ -1,5 +1,7 @@
-import { Effect, Schema } from "effect"
-import { RunJudges } from "../judge/RunJudges.js"
+import { Cause, Effect, Exit, Schema } from "effect"
+import { JudgedRollout } from "../judge/JudgedRollout.js"
+import type { JudgeSettings } from "../judge/JudgeSettings.js"
+import { RunJudges, type RunJudgesService } from "../judge/RunJudges.js"
 import type { GraderInput } from "./Grader.js"
 import { type GradeOutcome, type GraderSet, makeGraderSet } from "./GraderSet.js"
 import { GraderSpecs } from "./GraderSpec.js"
@@ -7,29 +9,53 @@ import { GraderSpecs } from "./GraderSpec.js"
 /** What `ctx.grade` is given: one grader spec or several, as `[[eval.graders]]` tables are written. */
 export type GraderSpecInput = Readonly<Record<string, unknown>> | ReadonlyArray<Readonly<Record<string, unknown>>>
 
+/** `ctx.grade(graders, { answer, item })`: resolves to the combined score and each verdict by name. */
+export type GradeInProcess = (
+  graders: GraderSpecInput,
+  input: Partial<GraderInput> & { readonly answer: string },
+) => Promise<GradeOutcome>
+
+/** The rollout a `ctx.grade` call grades: its judges' calls count toward it. */
+export type GradedRolloutKey = JudgedRollout["Type"]
+
 const decodeSpecs = Schema.decodeUnknownSync(GraderSpecs)
 
-/** A solver grades with the same specs rollout after rollout: each list is compiled (code loaded) once. */
-const compiledSets = new WeakMap<object, Promise<GraderSet>>()
+/** Resolves to the effect's value, or rejects with its error itself (a `GraderError`, a `JudgeError`), not a wrapper. */
+const promiseOf = <A, E>(effect: Effect.Effect<A, E>): Promise<A> =>
+  Effect.runPromiseExit(effect).then((exit) =>
+    Exit.isSuccess(exit) ? exit.value : Promise.reject(Cause.squash(exit.cause)),
+  )
 
 /**
- * `ctx.grade(graders, { answer, item })` of `evaluate()`: the run's rule and code graders, called from a solver.
- * Rejects with the spec's problem or the `GraderError` of a grader that could not judge.
+ * `ctx.grade` for the rollouts of one `evaluate()` run: rule, code and model graders. A solver grades with the same
+ * specs rollout after rollout, so each list is compiled (code loaded) once; model graders ask the run's judges
+ * (`judges`, with `evalJudge` as every model grader's judge unless it names its own), and their calls are stored
+ * under the rollout being graded. Rejects with the spec's problem, or the `GraderError` or `JudgeError` of a grader
+ * that could not judge.
  */
-export const gradeInProcess = (graders: GraderSpecInput, input: Partial<GraderInput> & { readonly answer: string }) => {
-  let compiled = compiledSets.get(graders)
-  if (compiled === undefined) {
-    const specs = decodeSpecs(Array.isArray(graders) ? graders : [graders])
-    compiled = Effect.runPromise(makeGraderSet(specs))
-    compiledSets.set(graders, compiled)
+export const inProcessGrading = (judges: RunJudgesService, evalJudge: JudgeSettings | undefined) => {
+  const compiledSets = new WeakMap<object, Promise<GraderSet>>()
+  const compiled = (graders: GraderSpecInput): Promise<GraderSet> => {
+    let set = compiledSets.get(graders)
+    if (set === undefined) {
+      const specs = decodeSpecs(Array.isArray(graders) ? graders : [graders])
+      set = promiseOf(makeGraderSet(specs, evalJudge))
+      compiledSets.set(graders, set)
+    }
+    return set
   }
-  return compiled.then(
-    (set): Promise<GradeOutcome> =>
-      Effect.runPromise(
-        // ctx.grade runs in the solver, beside no interceptor of proctor's: a model grader says so.
-        set
-          .grade({ answer: input.answer, item: input.item ?? {}, trajectory: input.trajectory ?? [] })
-          .pipe(Effect.provideService(RunJudges, RunJudges.none)),
-      ),
-  )
+  return (rollout: GradedRolloutKey): GradeInProcess =>
+    (graders, input) =>
+      compiled(graders).then((set) =>
+        promiseOf(
+          set
+            .grade({
+              answer: input.answer,
+              item: input.item ?? {},
+              trajectory: input.trajectory ?? [],
+              ...(input.prompt === undefined ? {} : { prompt: input.prompt }),
+            })
+            .pipe(Effect.provideService(RunJudges, judges), Effect.provideService(JudgedRollout, rollout)),
+        ),
+      )
 }

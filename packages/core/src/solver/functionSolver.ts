@@ -1,6 +1,8 @@
 import { Effect, Stream } from "effect"
-import type { GradeOutcome } from "../grader/GraderSet.js"
-import { type GraderSpecInput, gradeInProcess } from "../grader/gradeInProcess.js"
+import { graderFailure } from "../grader/GradedSolver.js"
+import { GraderError } from "../grader/Grader.js"
+import type { GradeInProcess, inProcessGrading } from "../grader/gradeInProcess.js"
+import { JudgeError } from "../judge/JudgeError.js"
 import { isRecord } from "../internal/isRecord.js"
 import type { StopReason } from "../result/RolloutStep.js"
 import { SandboxError, type SandboxRuntimeService, type SandboxSpec } from "../sandbox/Sandbox.js"
@@ -48,13 +50,13 @@ export interface SolveContext<S = unknown> {
   /** Stores a step in the run's `steps.jsonl` (for solvers that are not generators; a generator yields its steps). */
   readonly step: (record: StepRecord) => Promise<void>
   /**
-   * Grades an answer with rule or code graders (`{ type: "equals", field: "answer" }`, one or a list, as
-   * `[[eval.graders]]` tables): resolves to the combined score and each verdict by name. Return its `score`.
+   * Grades an answer with rule, code or model graders (`{ type: "equals", field: "answer" }`, `{ type: "rubric",
+   * rubric: "…" }`, one or a list, as `[[eval.graders]]` tables): resolves to the combined score and each verdict by
+   * name. Return its `score`. Model graders ask `evaluate`'s `judge` (or their own), through the run's interceptor:
+   * their calls are this rollout's, stored and priced apart from the policy's. Rejected (uncaught, the rollout's
+   * error of kind `verifier` or `judge`) when a grader cannot judge.
    */
-  readonly grade: (
-    graders: GraderSpecInput,
-    input: { readonly answer: string; readonly item?: Readonly<Record<string, unknown>> },
-  ) => Promise<GradeOutcome>
+  readonly grade: GradeInProcess
 }
 
 export interface SolveResult {
@@ -96,6 +98,8 @@ export interface FunctionSolverOptions<T, S> {
   readonly shared?: S
   /** Every try gets `limits` (the runner's stop reasons) even when the run sets none. */
   readonly agent?: boolean
+  /** `ctx.grade` of the run (its judges). */
+  readonly grading: ReturnType<typeof inProcessGrading>
 }
 
 const describe = (error: unknown): string => {
@@ -105,6 +109,7 @@ const describe = (error: unknown): string => {
 
 const failure = (error: unknown): RolloutFailure => {
   if (error instanceof SandboxError || error instanceof SolverError) return error
+  if (error instanceof GraderError || error instanceof JudgeError) return graderFailure(error)
   return RetryableError.is(error)
     ? new SolverError({
         reason: "Failed",
@@ -160,7 +165,7 @@ export const functionSolver = <T, S = unknown>(
   name: string,
   taskOf: (seed: number) => T,
   solve: Solve<T, S>,
-  options: FunctionSolverOptions<T, S> = {},
+  options: FunctionSolverOptions<T, S>,
 ): SolverService => {
   const { sandbox } = options
 
@@ -183,7 +188,7 @@ export const functionSolver = <T, S = unknown>(
         },
         shared: options.shared as S,
         step: (record) => (recordStep === undefined ? Promise.resolve() : Effect.runPromise(recordStep(record))),
-        grade: gradeInProcess,
+        grade: options.grading({ rolloutId: rollout.rolloutId, seed: rollout.key.seed, attempt: rollout.key.attempt }),
       }
       const task = taskOf(rollout.key.seed)
       const cluster = clusterOfTask(task, rollout.config.cluster_by)
