@@ -66,7 +66,7 @@ export const graderReference = (): string =>
             ["Key", "Type", "Meaning"],
             keys.map((signature) => [
               code(String(signature.name)),
-              typeOf(signature),
+              text(typeOf(signature)),
               text(
                 descriptionOf(signature) ||
                   descriptionOf(decoded.get(signature.name) ?? signature) ||

@@ -184,4 +184,45 @@ describe("a rubric judge after a task app's rollouts", () => {
       await math.stop()
     }
   }, 180_000)
+
+  it("runs synth-ai's judges (Python callables in [eval.judge]) as python graders, each its own grade", async () => {
+    const key = "judge-test-key"
+    const math = await startExample("examples/math/dist/main.js", cleanEnv({ ENVIRONMENT_API_KEY: key }))
+    try {
+      const runDir = join(tmp, "math-synth-judges")
+      writeFileSync(
+        join(tmp, "judges.py"),
+        [
+          "def odd_seed(payload, worth=1.0):",
+          '    assert payload["completion"] != "", "the answer reaches the judge"',
+          '    return worth if payload["seed"] % 2 == 1 else 0.0',
+        ].join("\n"),
+      )
+      const config = join(tmp, "math-synth-judges.toml")
+      writeFileSync(
+        config,
+        [
+          "[eval]",
+          'model = "baseline"',
+          "[eval.policy_config]",
+          `inference_url = "${baseline.url}"`,
+          "[eval.judge.odd]",
+          'path = "judges.py"',
+          'callable = "odd_seed"',
+          "worth = 1.0",
+        ].join("\n"),
+      )
+      const run = await runCli(
+        ["eval", "math", "--config", config, "--url", math.url, "--seeds", "0-5", "--run-dir", runDir],
+        { env: cleanEnv({ ENVIRONMENT_API_KEY: key }), cwd: tmp },
+      )
+      expect(run.code, run.stderr).toBe(0)
+      expect(run.stderr).toContain("synth-ai's judges odd run as python graders")
+      const stored = results(runDir).sort((a, b) => a.seed - b.seed)
+      expect(stored.map((result) => result.grades?.odd?.score)).toEqual([0, 1, 0, 1, 0, 1])
+      expect(stored.map((result) => result.verifier_score)).toEqual([0, 1, 0, 1, 0, 1])
+    } finally {
+      await math.stop()
+    }
+  }, 120_000)
 })

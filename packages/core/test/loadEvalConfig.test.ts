@@ -355,3 +355,64 @@ describe("the model endpoint", () => {
     expect(resolveModelEndpoint({ fileProvider: "synth", env: {} })).toBeNull()
   })
 })
+
+describe("synth-ai's judges", () => {
+  const load = (name: string, text: string) => loadEvalConfig({ configPath: file(name, text), env: {} })
+  const base = `[eval]\nurl = "http://h:1"\nseeds = [0]\n`
+
+  it.effect("[eval.judge] with a path, [eval.judge.NAME] tables and [[eval.judges]] become python graders", () =>
+    Effect.gen(function* () {
+      const single = yield* load(
+        "judge.toml",
+        `${base}[[eval.graders]]\ntype = "includes"\n[eval.judge]\npath = "judges.py"\ncallable = "score"\nrubric = "be brief"\n`,
+      )
+      expect(single.config.graders).toEqual([
+        { type: "includes" },
+        {
+          type: "python",
+          name: "judge1",
+          file: "judges.py",
+          function: "score",
+          call: "payload",
+          kwargs: { rubric: "be brief" },
+        },
+      ])
+      expect(single.config.judge).toBeUndefined()
+      expect(single.warnings).toEqual([
+        `${join(dir, "judge.toml")}: synth-ai's judges judge1 run as python graders (call = "payload"): each score is its grade, and together they are verifier_score`,
+      ])
+      const named = yield* load(
+        "named.toml",
+        `${base}[eval.judge.brevity]\nmodule = "my_judges"\n[[eval.judges]]\nname = "exact"\npath = "exact.py"\nfunction = "grade_it"\n`,
+      )
+      expect(named.config.graders).toEqual([
+        { type: "python", name: "brevity", module: "my_judges", function: "judge", call: "payload" },
+        { type: "python", name: "exact", file: "exact.py", function: "grade_it", call: "payload" },
+      ])
+    }),
+  )
+
+  it.effect("proctor's own [eval.judge] (a judge model) is kept as it is, beside synth-ai's [[eval.judges]]", () =>
+    Effect.gen(function* () {
+      const both = yield* load(
+        "both.toml",
+        `${base}[eval.judge]\nmodel = "gpt-4o-mini"\nprovider = "openai"\n[[eval.judges]]\npath = "j.py"\n`,
+      )
+      expect(both.config.judge).toEqual({ model: "gpt-4o-mini", provider: "openai" })
+      expect(both.config.graders).toEqual([
+        { type: "python", name: "judge1", file: "j.py", function: "judge", call: "payload" },
+      ])
+    }),
+  )
+
+  it.effect("a judge with neither or both of module and path is one line naming it", () =>
+    Effect.gen(function* () {
+      const neither = yield* failure(load("neither.toml", `${base}[[eval.judges]]\ncallable = "j"\n`))
+      expect(neither.message).toBe(`${join(dir, "neither.toml")}: eval.judges[0]: a judge needs module or path`)
+      const both = yield* failure(load("two.toml", `${base}[eval.judge.x]\nmodule = "m"\npath = "p.py"\n`))
+      expect(both.message).toBe(`${join(dir, "two.toml")}: eval.judge.x: a judge cannot set both module and path`)
+      const notList = yield* failure(load("notlist.toml", `${base}judges = "j.py"\n`))
+      expect(notList.message).toContain("eval.judges: expected a list of tables")
+    }),
+  )
+})

@@ -12,6 +12,7 @@ import { defaults, type EvalRunConfig, EvalTomlSection, MAX_ROLLOUTS } from "./E
 import { parseInlineTable } from "./inlineTable.js"
 import { parseEnvFile } from "./internal/envFile.js"
 import { locateKeys, reviewConfigKeys } from "./internal/reviewConfigKeys.js"
+import { synthAiJudges } from "./internal/synthAiJudges.js"
 import { resumeSettingsOf } from "./ResumeSettings.js"
 import { splitSecrets } from "./withoutSecrets.js"
 
@@ -116,8 +117,15 @@ const loadToml = Effect.fn("loadEvalConfig.toml")(function* (path: string) {
   const inEvalTable = isTable(document.eval)
   const raw = inEvalTable ? (document.eval as Record<string, unknown>) : document
   const prefix = inEvalTable ? "eval" : ""
-  const section = yield* decodeSection(raw, (p) => `${path}: ${renderPath(prefix, p)}`)
-  const findings = reviewConfigKeys(document, EVAL_KEYS).map((f) => ({ ...f, message: `${path}: ${f.message}` }))
+  const judges = yield* Either.mapLeft(
+    synthAiJudges(raw, prefix === "" ? "" : `${prefix}.`),
+    (message) => new ConfigError({ reason: "InvalidValue", message: `${path}: ${message}` }),
+  )
+  const section = yield* decodeSection(judges.section, (p) => `${path}: ${renderPath(prefix, p)}`)
+  const findings = [
+    ...reviewConfigKeys(document, [...EVAL_KEYS, "judges"]),
+    ...(judges.note === null ? [] : [{ severity: "unused" as const, message: judges.note }]),
+  ].map((f) => ({ ...f, message: `${path}: ${f.message}` }))
   /** Where the file sets one of `keys` outside the table proctor reads: the likely cause when it is missing. */
   const setElsewhere = (keys: ReadonlyArray<string>) => {
     const paths = locateKeys(document, keys, raw)

@@ -8,6 +8,7 @@ import { RunJudges } from "../judge/RunJudges.js"
 import { GraderError, type GraderInput, type GraderVerdict, type GraderVerdicts } from "./Grader.js"
 import { type GraderSpec, graderName } from "./GraderSpec.js"
 import { type LoadedCodeGrader, loadCodeGrader } from "./loadCodeGrader.js"
+import { loadPythonGrader } from "./loadPythonGrader.js"
 import { compileRuleGrader, type RuleGrader } from "./RuleGraders.js"
 
 /** A rollout graded by every grader of a set: each verdict by name, and the score they make together. */
@@ -98,6 +99,7 @@ export const makeGraderSet = (
       const rule = yield* Effect.try({ try: () => compileRuleGrader(spec), catch: asGraderError })
       if (rule !== null) compiled.push({ name, weight, rule })
       else if (spec.type === "code") compiled.push({ name, weight, code: yield* loadCodeGrader(spec) })
+      else if (spec.type === "python") compiled.push({ name, weight, code: yield* loadPythonGrader(spec) })
     }
     const combine = combineScores(compiled)
     const allRules = compiled.every((grader) => "rule" in grader)

@@ -105,6 +105,27 @@ export const CodeGrader = graderStruct(
   },
 )
 
+export const PythonGrader = graderStruct(
+  "python",
+  'Your Python function grades, in a `python3` of the run\'s own: `def grade(sample, item)` as OpenAI\'s Evals API calls its python graders (`sample["output_text"]` is the answer, `item` the row), or, with `call = "payload"`, as synth-ai calls its judges: `judge(payload, **kwargs)` with `payload` holding `seed`, `prompt`, `completion` (the answer), `item` and `trace` (the trajectory). It returns a score from 0 to 1, a boolean, or a dict `{ score, passed?, reason? }`. Give one of `file`, `module` or `source`.',
+  {
+    file: described(Schema.NonEmptyTrimmedString, "The module's path (relative to the working directory)."),
+    module: described(Schema.NonEmptyTrimmedString, "Or a module to import by name (found on `PYTHONPATH`)."),
+    source: described(Schema.NonEmptyString, "Or the code itself."),
+    function: described(Schema.NonEmptyTrimmedString, "The function to call (default `grade`)."),
+    call: described(
+      Schema.Literal("sample_item", "payload"),
+      "`sample_item`: `function(sample, item)`, OpenAI's form (default); `payload`: `function(payload, **kwargs)`, synth-ai's.",
+    ),
+    kwargs: described(
+      Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+      "Keyword arguments for every call (a synth-ai judge table's own keys).",
+    ),
+    pass_threshold: described(Schema.Number, "A score at or above this passes (default 1)."),
+    python: described(Schema.NonEmptyTrimmedString, "The interpreter (default `python3`)."),
+  },
+)
+
 /** Every rule grader, told apart by `type`: each judges an answer by itself, without a model. */
 export const RuleGraderSpec = Schema.Union(
   EqualsGrader,
@@ -116,6 +137,7 @@ export const RuleGraderSpec = Schema.Union(
   ChoiceGrader,
   SimilarityGrader,
   CodeGrader,
+  PythonGrader,
 )
 
 /** Every grader, told apart by `type`: the rule graders and the model graders (which ask a judge model). */

@@ -211,7 +211,7 @@ const similarity = (name: string, spec: typeof SimilarityGrader.Type): RuleGrade
 
 /**
  * The rule grader of a spec, compiled (templates parsed, regexes and schemas compiled); null for graders that are
- * not rules (code). Throws a `GraderError` when the spec cannot be compiled (a bad regex, a schema file missing).
+ * not rules (code, python, model graders). Throws a `GraderError` when the spec cannot be compiled (a bad regex, a schema file missing).
  */
 export const compileRuleGrader = (spec: GraderSpec): RuleGrader | null => {
   const name = graderName(spec)
@@ -234,6 +234,7 @@ export const compileRuleGrader = (spec: GraderSpec): RuleGrader | null => {
       case "similarity":
         return similarity(name, spec)
       case "code":
+      case "python":
       case "rubric":
       case "label":
       case "fact":

@@ -136,7 +136,7 @@ describe("--from-openai-evals: testing criteria by their documented rules", () =
   it("refuses what it cannot grade as OpenAI does, naming the key", () => {
     const ok = criterion("string_check", { operation: "eq" })
     expect(problem([ok, { type: "python", name: "py", source: "def grade(s, i): return 1" }])).toMatch(
-      /^testing_criteria\[1\]\.type: "python" is not supported: it runs Python/,
+      /^testing_criteria\[1\]\.type: "python" is not supported: this import does not map it yet; proctor.s own .python. grader/,
     )
     expect(problem([criterion("text_similarity", { evaluation_metric: "cosine", pass_threshold: 0.8 })])).toMatch(
       /^testing_criteria\[0\]\.evaluation_metric: "cosine" is not supported/,
