@@ -20,7 +20,7 @@ const SIMILARITY: Readonly<Record<string, "fuzzy" | "bleu" | "rouge_l">> = {
 
 const UNSUPPORTED_WHY: Readonly<Record<string, string>> = {
   python:
-    "this import does not map it yet; proctor's own `python` grader calls the same `grade(sample, item)` (a --dataset run with --grader '{ type = \"python\", file = \"…\" }')",
+    'this import does not map it yet; proctor\'s own `python` grader calls the same `grade(sample, item)` (a --dataset run with --grader \'{ type = "python", file = "…" }\')',
   multi:
     "its calculate_output formula is not evaluated by proctor (and OpenAI's eval API takes multi graders only for fine-tuning)",
   score_model: "model graders run as proctor's `rubric` grader, which this import does not map yet",
