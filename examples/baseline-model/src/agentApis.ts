@@ -1,12 +1,14 @@
 import type { Decision } from "./decision.js"
 import { fnv1a } from "./hash.js"
+import type { ChatRequest } from "./openai.js"
 import { type ShellConversation, shellDialectOf, shellPolicy } from "./shellPolicy.js"
+import { addToolPolicy, sumPolicy } from "./sumPolicy.js"
 import { countTokens } from "./tokens.js"
 
 /**
  * The Responses API (`/v1/responses`) and Anthropic's messages API (`/v1/messages`), as far as agents use them:
  * a conversation with function tools. A request offering the shell agent's tools gets the shell policy's next
- * call; any other gets a short text reply. Both answer as JSON or, with `stream: true`, as their SSE events.
+ * call; a sum question, its answer (or an `add` call); any other a short text reply. Both answer as JSON or, with `stream: true`, as their SSE events.
  */
 export type AgentApi = "responses" | "messages"
 
@@ -58,13 +60,27 @@ const messagesConversation = (body: Json): ShellConversation & { toolNames: Read
   }
 }
 
-const decideFor = (conversation: ShellConversation & { toolNames: ReadonlySet<string> }): Decision => {
+/**
+ * The shell agent's tools get the shell policy; an `add` tool, or no tools, get the sum policies as chat completions
+ * do (dataset evals on these APIs); anything else a short text reply.
+ */
+const decideFor = (conversation: ShellConversation & { toolNames: ReadonlySet<string> }, model: unknown): Decision => {
   const shell = shellDialectOf(conversation.toolNames)
-  return shell !== null
-    ? shellPolicy(conversation, shell)
-    : {
-        content: `The baseline model read your message: "${conversation.instruction.split(/\s+/).slice(0, 8).join(" ")}".`,
-      }
+  if (shell !== null) return shellPolicy(conversation, shell)
+  const asChat: ChatRequest = {
+    ...(typeof model === "string" ? { model } : {}),
+    messages: [{ role: "user", content: conversation.instruction }],
+  }
+  const sums = conversation.toolNames.has("add")
+    ? addToolPolicy(asChat)
+    : conversation.toolNames.size === 0
+      ? sumPolicy(asChat)
+      : undefined
+  return (
+    sums ?? {
+      content: `The baseline model read your message: "${conversation.instruction.split(/\s+/).slice(0, 8).join(" ")}".`,
+    }
+  )
 }
 
 interface Answer {
@@ -78,7 +94,7 @@ interface Answer {
 
 const answerOf = (api: AgentApi, body: Json, fallbackModel: string): Answer => {
   const conversation = api === "responses" ? responsesConversation(body) : messagesConversation(body)
-  const decision = decideFor(conversation)
+  const decision = decideFor(conversation, body.model)
   const seed = fnv1a(JSON.stringify(body.input ?? body.messages ?? ""))
   const calls =
     "content" in decision

@@ -5,7 +5,7 @@ import { judgePolicy } from "./judgePolicy.js"
 import { mathPolicy } from "./mathPolicy.js"
 import { type ChatRequest, messageText } from "./openai.js"
 import { shellDialectOf, shellPolicy } from "./shellPolicy.js"
-import { sumPolicy } from "./sumPolicy.js"
+import { addToolPolicy, sumPolicy } from "./sumPolicy.js"
 
 const REPLIES = [
   "Here is a short answer from the baseline model",
@@ -31,6 +31,7 @@ export const decide = (request: ChatRequest): Decision => {
   }
   if (tools.has("calculator") && tools.has("submit_answer")) return mathPolicy(request) ?? plainReply(request)
   if (tools.has("classify_intent")) return intentPolicy(request)
+  if (tools.has("add")) return addToolPolicy(request) ?? plainReply(request)
   const shell = shellDialectOf(tools)
   if (shell !== null) {
     const first = request.messages.find((message) => message.role === "user")

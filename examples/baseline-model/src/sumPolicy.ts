@@ -31,3 +31,22 @@ export const sumPolicy = (request: ChatRequest): Decision | undefined => {
   const slips = slipsOf(request.model)
   return { content: String(fnv1a(slips.salt + text) % slips.every === 0 ? sum + 1 : sum) }
 }
+
+/**
+ * With an `add` tool offered, "What is A + B?" is answered by calling it: `add({ a, b })` with the question's numbers,
+ * except that the same tenth of questions `sumPolicy` slips on pass `b + 1` (a tool-using model is not perfect either).
+ * Undefined for any other message.
+ */
+export const addToolPolicy = (request: ChatRequest): Decision | undefined => {
+  const user = lastMessage(request.messages, "user")
+  const text = user === undefined ? "" : messageText(user)
+  const match = SUM_QUESTION.exec(text)
+  if (match === null) return undefined
+  const slips = slipsOf(request.model)
+  const b = Number(match[2])
+  return {
+    toolCalls: [
+      { name: "add", arguments: { a: Number(match[1]), b: fnv1a(slips.salt + text) % slips.every === 0 ? b + 1 : b } },
+    ],
+  }
+}

@@ -142,6 +142,74 @@ describe("proctor eval --dataset", () => {
     expect(run.stdout).toContain("score")
   }, 60_000)
 
+  it("offers tools from a JSON file: the model's calls are the answer, graded by tool_call, on chat and Anthropic", async () => {
+    const csv = join(tmp, "adds.csv")
+    const rows = Array.from({ length: 20 }, (_, i) => ({ a: 3 * i + 1, b: 7 * i + 2 }))
+    writeFileSync(
+      csv,
+      ["id,question,a,b", ...rows.map(({ a, b }, i) => `r${i},"What is ${a} + ${b}?",${a},${b}`)].join("\n"),
+    )
+    // Anthropic's shape, its description a template over the row.
+    const anthropicTools = join(tmp, "add-anthropic.json")
+    writeFileSync(
+      anthropicTools,
+      JSON.stringify([
+        {
+          name: "add",
+          description: "Adds {{ item.a }} and another number.",
+          input_schema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } },
+        },
+      ]),
+    )
+    const grader = '{ type = "tool_call", tool = "add", arguments = { a = "{{ item.a }}", b = "{{ item.b }}" } }'
+    const run = (dir: string, tools: string, api: string) =>
+      proctor([
+        ...["eval", "--dataset", csv, "--prompt", "{{ item.question }}", "--model", "baseline"],
+        ...["--inference-url", baseline.url, "--tools", tools, "--grader", grader, "--run-dir", join(tmp, dir)],
+        ...(api === "messages" ? ["--provider", "anthropic"] : []),
+      ])
+    const [chat, messages] = await Promise.all([
+      run("tools-chat", join(repoRoot, "examples/datasets/add-tool.json"), "chat_completions"),
+      run("tools-messages", anthropicTools, "messages"),
+    ])
+    expect(chat.code, chat.stderr).toBe(0)
+    expect(messages.code, messages.stderr).toBe(0)
+    const scored = (dir: string) =>
+      results(join(tmp, dir)).sort((x, y) =>
+        String(x.task_id).localeCompare(String(y.task_id), "en", { numeric: true }),
+      )
+    const byChat = scored("tools-chat")
+    for (const [i, result] of byChat.entries()) {
+      const calls = (result.details as { tool_calls: Array<{ name: string; arguments: { a: number; b: number } }> })
+        .tool_calls
+      expect(calls).toHaveLength(1)
+      expect(calls[0]!.name).toBe("add")
+      expect(calls[0]!.arguments.a).toBe(rows[i]!.a)
+      // The answer graders read is the calls as JSON; a slipped b is a failed verdict that says why.
+      expect(JSON.parse((result.details as { answer: string }).answer)).toEqual(calls)
+      const right = calls[0]!.arguments.b === rows[i]!.b
+      expect(result.grades?.tool_call?.passed).toBe(right)
+      if (!right) expect(result.grades?.tool_call?.reason).toMatch(/^add was called with other arguments/)
+    }
+    const passed = byChat.filter((result) => result.grades?.tool_call?.passed).length
+    expect(passed).toBeGreaterThanOrEqual(14)
+    expect(passed).toBeLessThan(20)
+    // The same calls through Anthropic's messages API: the same verdicts, row by row.
+    expect(scored("tools-messages").map((result) => result.score)).toEqual(byChat.map((result) => result.score))
+    const regrade = await proctor([
+      "grade",
+      join(tmp, "tools-chat"),
+      "--grader",
+      '{ type = "tool_call", tool = "add" }',
+    ])
+    expect(regrade.code, regrade.stderr).toBe(0)
+    const missing = join(tmp, "tools-missing.json")
+    writeFileSync(missing, JSON.stringify([{ name: "add", description: "{{ item.c }}", input_schema: {} }]))
+    const refused = await run("tools-refused", missing, "chat_completions")
+    expect(refused.code).toBe(2)
+    expect(refused.stderr.trim()).toBe(`proctor eval: tools: row 1 (id "r0") of ${csv} has no column "c"`)
+  }, 120_000)
+
   describe("proctor grade", () => {
     it("grades the stored answers again as a named set; killed, it resumes; compare reads the set", async () => {
       const grade = ["grade", runDir, "--grader", "includes", "--grader", '{ type = "similarity", metric = "fuzzy" }']
@@ -238,7 +306,7 @@ describe("bad input: one line naming the row, column or key, exit 2, nothing run
   it("a grader of unknown type, on the command line and in a config file", async () => {
     await refused(
       [...base(), "--dataset", DATASET, "--prompt", "{{ item.question }}", "--grader", "equals", "--grader", "fuzzy"],
-      '--grader[1].type: unknown grader type "fuzzy"; one of equals, includes, regex, is_json, json_schema, numeric, choice, similarity, code, rubric, label, fact, pairwise',
+      '--grader[1].type: unknown grader type "fuzzy"; one of equals, includes, regex, is_json, json_schema, numeric, choice, similarity, tool_call, code, python, rubric, label, fact, pairwise',
     )
     const config = join(tmp, "unknown.toml")
     writeFileSync(config, `[eval]\ndataset = "${DATASET}"\nprompt = "x"\n[[eval.graders]]\ntype = "vibes"\n`)

@@ -29,6 +29,27 @@ const problem = (raw: ReadonlyArray<unknown>) =>
   })
 
 describe("rule graders on fixed answers", () => {
+  it.effect("tool_call passes on a call to the tool with the listed arguments, said why when not", () =>
+    Effect.gen(function* () {
+      const spec = specs([{ type: "tool_call", tool: "add", arguments: { a: "{{ item.a }}", b: 3 } }])
+      const set = yield* makeGraderSet(spec)
+      const verdictFor = (toolCalls: ReadonlyArray<{ name: string; arguments: unknown }>) =>
+        set.gradeSync!({ answer: "", item: { a: 2 }, toolCalls }).grades.tool_call
+      expect(verdictFor([{ name: "add", arguments: { a: 2, b: 3, c: 9 } }])).toEqual({ score: 1, passed: true })
+      expect(
+        verdictFor([
+          { name: "sub", arguments: {} },
+          { name: "add", arguments: { a: "2", b: "3" } },
+        ])?.passed,
+      ).toBe(true)
+      expect(verdictFor([])).toMatchObject({ passed: false, reason: "the model called no tool" })
+      expect(verdictFor([{ name: "sub", arguments: { a: 2, b: 3 } }])?.reason).toBe("the model called sub, not add")
+      expect(verdictFor([{ name: "add", arguments: { a: 2, b: 4 } }])?.reason).toBe(
+        'add was called with other arguments: [{"a":2,"b":4}]',
+      )
+    }),
+  )
+
   it.effect("equals trims, and compares case only when asked", () =>
     Effect.gen(function* () {
       expect(yield* passed({ type: "equals" }, " 42\n", { answer: 42 })).toBe(true)
@@ -204,7 +225,7 @@ describe("code graders", () => {
 describe("grader specs", () => {
   it("an unknown type is one line naming the key and the types there are", () => {
     expect(problem([{ type: "equals" }, { type: "fuzzy" }])).toBe(
-      'graders[1].type: unknown grader type "fuzzy"; one of equals, includes, regex, is_json, json_schema, numeric, choice, similarity, code, rubric, label, fact, pairwise',
+      'graders[1].type: unknown grader type "fuzzy"; one of equals, includes, regex, is_json, json_schema, numeric, choice, similarity, tool_call, code, python, rubric, label, fact, pairwise',
     )
     // A model grader's own keys are checked like a rule grader's: a rubric needs its rubric.
     expect(problem([{ type: "rubric" }])).toMatch(/^graders\[0\]\.rubric/)

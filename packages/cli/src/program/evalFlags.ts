@@ -91,6 +91,9 @@ export const evalFlags = {
   system: text("--system <template>", "a dataset eval's system message, a template like --prompt", {
     configKey: "system",
   }),
+  tools: text("--tools <file>", "a dataset eval's tools: a JSON file of function tools, offered to the model", {
+    configKey: "tools",
+  }),
   grader: parsed(
     "--grader <spec>",
     'grade each answer: a type (equals) or an inline TOML table ({ type = "numeric", tolerance = 0.01 }); repeatable',

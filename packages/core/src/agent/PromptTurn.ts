@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import type { ModelApi } from "../result/ModelCall.js"
-import { requestBody } from "./internal/agentApis.js"
+import { requestBody, type ToolSpec } from "./internal/agentApis.js"
 import { callModel, failed } from "./internal/callModel.js"
 
-export type { ModelReply } from "./internal/agentApis.js"
+export type { ModelReply, ToolCall, ToolSpec } from "./internal/agentApis.js"
 
 /** One prompt: an optional system message, the user's message, the model and settings passed as given. */
 export interface PromptRequest {
@@ -12,6 +12,8 @@ export interface PromptRequest {
   readonly user: string
   /** Sampling settings sent as given (`temperature`, `max_tokens`, …): the policy's table. */
   readonly settings?: Readonly<Record<string, unknown>>
+  /** Function tools offered to the model (none by default). */
+  readonly tools?: ReadonlyArray<ToolSpec>
 }
 
 /**
@@ -25,7 +27,7 @@ export const promptTurn = (url: string, api: ModelApi, request: PromptRequest) =
       model: request.model,
       system: request.system,
       turns: [{ role: "user", text: request.user }],
-      tools: [],
+      tools: request.tools ?? [],
     }) as Record<string, unknown>),
     ...request.settings,
   }).pipe(

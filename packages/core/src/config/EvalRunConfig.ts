@@ -350,6 +350,16 @@ export const EvalTomlSection = Schema.Struct({
       defaultText: "none",
     }),
   ),
+  tools: opt(Schema.NonEmptyTrimmedString).annotations(
+    doc({
+      description:
+        "A JSON file holding the tools a dataset eval offers the model: a list of function tools in OpenAI's chat shape (`{ type: \"function\", function: { name, description, parameters } }`), the Responses shape or Anthropic's (`{ name, description, input_schema }`); string values are templates over the row like `prompt`. When the model calls tools, the answer graders see is the calls as JSON (`[{ name, arguments }]`) unless it also wrote text, and the `tool_call` grader checks them.",
+      synthAi: null,
+      example: '"examples/datasets/add-tool.json"',
+      flag: "--tools",
+      defaultText: "none",
+    }),
+  ),
   graders: opt(GraderSpecs).annotations(
     doc({
       description:
@@ -588,6 +598,7 @@ export const EvalRunConfigFromJson = Schema.Struct({
   dataset: opt(Schema.String),
   prompt: opt(Schema.String),
   system: opt(Schema.String),
+  tools: opt(Schema.String),
   graders: opt(Schema.Array(GraderSpec)),
   /** Imported evals (see `EvalTomlSection`): absent when not given. */
   from_promptfoo: opt(Schema.String),

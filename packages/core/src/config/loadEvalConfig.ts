@@ -270,6 +270,7 @@ const datasetKeys = (merged: EvalTomlSection) => {
     dataset: merged.dataset,
     prompt: merged.prompt,
     system: merged.system,
+    tools: merged.tools,
     graders: merged.graders,
     from_promptfoo: merged.from_promptfoo,
     from_openai_evals: merged.from_openai_evals,

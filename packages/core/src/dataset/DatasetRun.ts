@@ -9,6 +9,7 @@ import { referenceProblemOf } from "../grader/RuleGraders.js"
 import { Solver } from "../solver/Solver.js"
 import { describeRow, loadDataset } from "./Dataset.js"
 import { datasetSolver, type RowPrompt } from "./DatasetSolver.js"
+import { type DatasetTools, loadDatasetTools } from "./DatasetTools.js"
 import { compileItemTemplate, type ItemTemplate, TemplateProblem } from "./ItemTemplate.js"
 
 const invalid = (message: string) => new ConfigError({ reason: "InvalidValue", message })
@@ -36,6 +37,7 @@ export const openDatasetRun = Effect.fn("DatasetRun.open")(function* (config: Ev
   const dataset = yield* loadDataset(config.dataset)
   const user = (yield* compiled("prompt", config.prompt)) as ItemTemplate
   const system = yield* compiled("system", config.system)
+  const tools = config.tools === undefined ? undefined : yield* loadDatasetTools(config.tools)
   const specs = config.graders ?? []
   const referenceProblems = specs.map(referenceProblemOf)
   const prompts = new Map<number, RowPrompt>()
@@ -46,7 +48,7 @@ export const openDatasetRun = Effect.fn("DatasetRun.open")(function* (config: Ev
         `seeds: ${seed} is past the dataset's last row (${dataset.rows.length} rows: seeds 0-${dataset.rows.length - 1})`,
       )
     }
-    const fill = (key: string, template: ItemTemplate) => {
+    const fill = <A>(key: string, template: { readonly render: (item: Readonly<Record<string, unknown>>) => A }): A => {
       try {
         return template.render(item)
       } catch (error) {
@@ -57,8 +59,13 @@ export const openDatasetRun = Effect.fn("DatasetRun.open")(function* (config: Ev
         throw error
       }
     }
+    const fillTools = (render: DatasetTools["render"]) => fill("tools", { render })
     const filled = yield* Effect.try({
-      try: () => ({ system: system === undefined ? "" : fill("system", system), user: fill("prompt", user) }),
+      try: () => ({
+        system: system === undefined ? "" : fill("system", system),
+        user: fill("prompt", user),
+        ...(tools === undefined ? {} : { tools: fillTools(tools.render) }),
+      }),
       catch: (error) => (error instanceof ConfigError ? error : invalid(String(error))),
     })
     prompts.set(seed, filled)

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { agentApiOf } from "../agent/BuiltinAgent.js"
-import { promptTurn } from "../agent/PromptTurn.js"
+import { type ModelReply, promptTurn, type ToolSpec } from "../agent/PromptTurn.js"
 import type { EvalRunConfig } from "../config/EvalRunConfig.js"
 import { gradeRollout } from "../grader/GradedSolver.js"
 import type { GraderSet } from "../grader/GraderSet.js"
@@ -14,7 +14,27 @@ import type { Dataset } from "./Dataset.js"
 export interface RowPrompt {
   readonly system: string
   readonly user: string
+  readonly tools?: ReadonlyArray<ToolSpec>
 }
+
+/** A tool call as graders and results see it: its name and its arguments, parsed when they are JSON. */
+export interface CalledTool {
+  readonly name: string
+  readonly arguments: unknown
+}
+
+const calledTools = (reply: ModelReply): ReadonlyArray<CalledTool> =>
+  reply.calls.map((call) => {
+    try {
+      return { name: call.name, arguments: JSON.parse(call.arguments) as unknown }
+    } catch {
+      return { name: call.name, arguments: call.arguments }
+    }
+  })
+
+/** What the model answered: its text, or, when it only called tools, the calls as JSON. */
+const answerOf = (reply: ModelReply, calls: ReadonlyArray<CalledTool>): string =>
+  reply.text !== "" || calls.length === 0 ? reply.text : JSON.stringify(calls)
 
 /** The policy settings a prompt carries to the model as given; the rest of the table is proctor's or the task app's. */
 const SAMPLING_KEYS = ["temperature", "top_p", "max_tokens", "max_completion_tokens", "seed", "stop"] as const
@@ -63,10 +83,17 @@ export const datasetSolver = (
           })
         }
         const reply = yield* promptTurn(upstreamUrl(base, api), api, { model, ...prompt, settings })
-        const graded = yield* gradeRollout(graders, judges, task, { answer: reply.text, item, prompt: prompt.user })
+        const toolCalls = calledTools(reply)
+        const answer = answerOf(reply, toolCalls)
+        const graded = yield* gradeRollout(graders, judges, task, {
+          answer,
+          item,
+          prompt: prompt.user,
+          ...(prompt.tools === undefined ? {} : { toolCalls }),
+        })
         const cluster = config.cluster_by === undefined ? undefined : clusterValue(item[config.cluster_by])
         return finalOfScore(graded.score, {
-          details: { answer: reply.text },
+          details: { answer, ...(toolCalls.length === 0 ? {} : { tool_calls: toolCalls }) },
           grades: graded.grades,
           tokens: reply.tokens,
           ...(cluster === undefined ? {} : { cluster }),

@@ -7,6 +7,8 @@ export interface GraderInput {
   readonly trajectory?: ReadonlyArray<unknown>
   /** The prompt the policy was given, when proctor filled it in (dataset runs): what a judge reads as the task. */
   readonly prompt?: string
+  /** The tools the model called (dataset runs that offer tools): each name and its arguments, parsed when JSON. */
+  readonly toolCalls?: ReadonlyArray<{ readonly name: string; readonly arguments: unknown }>
 }
 
 /** One grader's judgement of one rollout: a score in [0, 1], whether it passed, and why. */

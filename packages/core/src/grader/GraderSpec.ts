@@ -94,6 +94,17 @@ export const SimilarityGrader = graderStruct(
     ),
   },
 )
+export const ToolCallGrader = graderStruct(
+  "tool_call",
+  "Passes when the model called the tool `tool` with every argument `arguments` lists (dataset runs with `tools`). Each expected value is a template over the row, compared with the call's argument as text (numbers, booleans and objects as JSON).",
+  {
+    tool: Schema.NonEmptyString.annotations({ description: 'The tool\'s name, a template over the row (`"add"`).' }),
+    arguments: described(
+      Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, Schema.Number, Schema.Boolean) }),
+      'Arguments the call must have, by name (`{ a = "{{ item.a }}" }`); others it has are not checked.',
+    ),
+  },
+)
 export const CodeGrader = graderStruct(
   "code",
   "Your function grades: `(input: { answer, item, trajectory }) => number | boolean | { score, passed?, reason? }` (or a promise of one), exported from a JS or TS file (TS needs tsx installed, as evaluate() scripts do).",
@@ -136,6 +147,7 @@ export const RuleGraderSpec = Schema.Union(
   NumericGrader,
   ChoiceGrader,
   SimilarityGrader,
+  ToolCallGrader,
   CodeGrader,
   PythonGrader,
 )

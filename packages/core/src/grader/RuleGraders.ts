@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs"
 import { Ajv } from "ajv"
 import { compileItemTemplate, type ItemTemplate, TemplateProblem } from "../dataset/ItemTemplate.js"
+import { isRecord } from "../internal/isRecord.js"
 import { isModelGraderSpec, modelGraderColumnProblem } from "../judge/ModelGraderSpec.js"
 import { GraderError, type GraderInput, type GraderVerdict } from "./Grader.js"
 import type {
@@ -11,6 +12,7 @@ import type {
   NumericGrader,
   RegexGrader,
   SimilarityGrader,
+  ToolCallGrader,
 } from "./GraderSpec.js"
 import { type GraderSpec, graderName } from "./GraderSpec.js"
 import { bleu, fuzzyRatio, rougeL } from "./TextSimilarity.js"
@@ -209,6 +211,46 @@ const similarity = (name: string, spec: typeof SimilarityGrader.Type): RuleGrade
   }
 }
 
+/** A template over the row, its problem (a column the row lacks) the grader's `key`. */
+const rowTemplate = (name: string, key: string, source: string) => {
+  const template = compileItemTemplate(source)
+  return (item: Readonly<Record<string, unknown>>) => {
+    try {
+      return template.render(item)
+    } catch (error) {
+      if (!(error instanceof TemplateProblem)) throw error
+      throw new GraderError({ reason: "BadResult", grader: name, message: `${key}: ${error.message}` })
+    }
+  }
+}
+
+const toolCall = (name: string, spec: typeof ToolCallGrader.Type): RuleGrader => {
+  const tool = rowTemplate(name, "tool", spec.tool)
+  const expected = Object.entries(spec.arguments ?? {}).map(
+    ([key, value]) => [key, rowTemplate(name, `arguments.${key}`, String(value))] as const,
+  )
+  return ({ toolCalls, item }) => {
+    const wanted = tool(item)
+    const args = expected.map(([key, render]) => [key, render(item)] as const)
+    const calls = toolCalls ?? []
+    const matches = calls.some((call) => {
+      if (call.name !== wanted) return false
+      const given = isRecord(call.arguments) ? call.arguments : {}
+      return args.every(([key, value]) => Object.hasOwn(given, key) && textOf(given[key]).trim() === value.trim())
+    })
+    if (matches) return verdict(true)
+    const named = calls.filter((call) => call.name === wanted)
+    return verdict(
+      false,
+      calls.length === 0
+        ? "the model called no tool"
+        : named.length === 0
+          ? `the model called ${calls.map((call) => call.name).join(", ")}, not ${wanted}`
+          : `${wanted} was called with other arguments: ${JSON.stringify(named.map((call) => call.arguments))}`,
+    )
+  }
+}
+
 /**
  * The rule grader of a spec, compiled (templates parsed, regexes and schemas compiled); null for graders that are
  * not rules (code, python, model graders). Throws a `GraderError` when the spec cannot be compiled (a bad regex, a schema file missing).
@@ -233,6 +275,8 @@ export const compileRuleGrader = (spec: GraderSpec): RuleGrader | null => {
         return choice(name, spec)
       case "similarity":
         return similarity(name, spec)
+      case "tool_call":
+        return toolCall(name, spec)
       case "code":
       case "python":
       case "rubric":

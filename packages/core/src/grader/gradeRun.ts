@@ -7,6 +7,7 @@ import type { EvalRunConfig } from "../config/EvalRunConfig.js"
 import { type Dataset, loadDataset } from "../dataset/Dataset.js"
 import { graderSetupError } from "../dataset/DatasetRun.js"
 import type { RolloutInterception } from "../interceptor/Interceptor.js"
+import { isRecord } from "../internal/isRecord.js"
 import { JudgedRollout } from "../judge/JudgedRollout.js"
 import { JudgeError } from "../judge/JudgeError.js"
 import { JudgeObservations } from "../judge/JudgeObservations.js"
@@ -144,7 +145,7 @@ export const gradeRun = Effect.fn("gradeRun")(function* (options: GradeRunOption
         )
   const gradeOne = (result: EvalResult): Effect.Effect<EvalResult> => {
     if (result.status !== "ok") return Effect.succeed(result)
-    const input: GraderInput = { answer: answerOfFinal(result, []), item: itemOf(result) }
+    const input: GraderInput = { answer: answerOfFinal(result, []), item: itemOf(result), ...toolCallsOf(result) }
     if (graders.gradeSync !== null) {
       return Effect.succeed(regraded(result, gradeSyncly(graders.gradeSync, input), dataset !== null))
     }
@@ -230,6 +231,12 @@ const judgeObservationsOf = (
 ) => new JudgeObservations({ specs, evalJudge, rowOf: itemsOf(dataset), prefix })
 
 /** A rule set's verdicts without an Effect per rollout; its `GraderError` as a value. */
+/** The tools a dataset run's model called, as its result stored them (`details.tool_calls`). */
+const toolCallsOf = (result: EvalResult): Pick<GraderInput, "toolCalls"> => {
+  const stored = isRecord(result.details) ? result.details.tool_calls : undefined
+  return Array.isArray(stored) ? { toolCalls: stored as NonNullable<GraderInput["toolCalls"]> } : {}
+}
+
 const gradeSyncly = (grade: (input: GraderInput) => GradeOutcome, input: GraderInput): GradeOutcome | GraderError => {
   try {
     return grade(input)
