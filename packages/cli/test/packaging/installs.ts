@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process"
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { homedir, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
-import { type PackedSet, run } from "./tarballs.js"
+import { type PackedSet, repo, run } from "./tarballs.js"
 
 /**
  * Installs outside the repository and kept between runs: Node versions from the npm packages `node@N`, and
@@ -93,6 +94,7 @@ export const installedProject = async (packed: PackedSet, runtime: NodeRuntime):
       join(staging, "package.json"),
       `${JSON.stringify({ name: "my-evals", private: true, type: "module" })}\n`,
     )
+    const prebuilds = runtime.nodedir === undefined ? workspaceSqlitePrebuild() : undefined
     const started = performance.now()
     await run(
       "npm",
@@ -105,8 +107,8 @@ export const installedProject = async (packed: PackedSet, runtime: NodeRuntime):
         ...packed.packages.map((p) => p.tarball),
         "tsx@4",
       ],
-      { cwd: staging, env: envFor(runtime) },
-    )
+      { cwd: staging, env: { ...envFor(runtime), ...prebuilds?.env } },
+    ).finally(() => prebuilds?.remove())
     installSeconds = (performance.now() - started) / 1000
     writeFileSync(join(staging, "installed"), `${JSON.stringify({ installSeconds, node: runtime.version })}\n`)
     // Copied beside its place, then renamed into it: another test file installing the same set at once
@@ -124,6 +126,28 @@ export const installedProject = async (packed: PackedSet, runtime: NodeRuntime):
   const dir = mkdtempSync(join(tmpdir(), "proctor-project-"))
   cpSync(cached, dir, { recursive: true, verbatimSymlinks: true })
   return { dir, installSeconds }
+}
+
+/**
+ * better-sqlite3's install script fetches a prebuilt binary from GitHub (what a user online gets) and, failing that,
+ * compiles SQLite for minutes. No GitHub here: the binary the workspace's own install built for this Node (the same
+ * pinned version, from the same source) is offered as its local prebuild, which prebuild-install takes first. A
+ * version that differs finds no local prebuild and compiles as before.
+ */
+const workspaceSqlitePrebuild = (): { readonly env: NodeJS.ProcessEnv; readonly remove: () => void } | undefined => {
+  const packageDir = dirname(
+    createRequire(join(repo, "packages", "server", "package.json")).resolve("better-sqlite3/package.json"),
+  )
+  const binary = join(packageDir, "build", "Release", "better_sqlite3.node")
+  if (!existsSync(binary)) return undefined
+  const { version } = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { version: string }
+  const prebuilds = mkdtempSync(join(tmpdir(), "proctor-prebuilds-"))
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`
+  execFileSync("tar", ["-czf", join(prebuilds, name), "-C", packageDir, "build/Release/better_sqlite3.node"])
+  return {
+    env: { npm_config_better_sqlite3_local_prebuilds: prebuilds },
+    remove: () => rmSync(prebuilds, { recursive: true, force: true }),
+  }
 }
 
 /** What a cached install recorded about itself. */

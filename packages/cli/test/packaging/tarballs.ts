@@ -1,6 +1,6 @@
 import { execFile, execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -44,16 +44,19 @@ const BUILT = ["proctor", "@proctor/task-app", "@proctor/example-math", "@procto
 export const packPublicPackages = async (): Promise<PackedSet> => {
   await pnpm(["exec", "turbo", "run", "build", ...BUILT.map((name) => `--filter=${name}...`)], repo)
   const dir = mkdtempSync(join(tmpdir(), "proctor-tarballs-"))
-  const packages: Array<PackedPackage> = []
-  for (const name of PUBLIC_PACKAGES) {
-    const packageDir = join(repo, "packages", name)
-    const before = new Set(readdirSync(dir))
-    await pnpm(["pack", "--pack-destination", dir], packageDir)
-    const tarball = readdirSync(dir).find((file) => !before.has(file) && file.endsWith(".tgz"))
-    if (tarball === undefined) throw new Error(`pnpm pack made no tarball for packages/${name}`)
-    const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { name: string }
-    packages.push({ dir: packageDir, name: manifest.name, tarball: join(dir, tarball) })
-  }
+  // Packed side by side (each pack is mostly npx and pnpm starting up), each into a folder of its own.
+  const packages = await Promise.all(
+    PUBLIC_PACKAGES.map(async (name): Promise<PackedPackage> => {
+      const packageDir = join(repo, "packages", name)
+      const destination = join(dir, name)
+      mkdirSync(destination)
+      await pnpm(["pack", "--pack-destination", destination], packageDir)
+      const tarball = readdirSync(destination).find((file) => file.endsWith(".tgz"))
+      if (tarball === undefined) throw new Error(`pnpm pack made no tarball for packages/${name}`)
+      const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { name: string }
+      return { dir: packageDir, name: manifest.name, tarball: join(destination, tarball) }
+    }),
+  )
   const hash = createHash("sha256")
   for (const { tarball } of packages) hash.update(readFileSync(tarball))
   return { dir, packages, digest: hash.digest("hex").slice(0, 16) }
