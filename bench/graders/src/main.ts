@@ -21,6 +21,8 @@ import { writeStoredRun } from "./storedRun.js"
  * (a) a rule-graded dataset eval of `--rows` sum questions (`proctor eval --dataset … --grader equals`, interception
  *     on) against a bare loop making the same model calls at the same concurrency (`bareDatasetLoop.ts`), the
  *     baseline model answering `--latency-ms` late in a process of its own; target ≤ 1.3× the bare loop's wall time;
+ * (c) the same eval with a rubric judge as well (the baseline model judging), against the bare loop making the same
+ *     policy and judge calls per row; target ≤ 1.2×;
  * (b) `proctor grade` of a stored run of `--stored` rollouts with a rule grader; target ≥ 20,000 rollouts/s, and its
  *     peak RSS against the same grade of a run a tenth the size (flat memory: about the same).
  * Prints its figures; it writes no RESULTS.md section (the lead runs the benches together).
@@ -69,7 +71,6 @@ try {
     "--json",
   ])
   if (proctor.code !== 0) throw new Error(`proctor eval exited ${proctor.code}: ${proctor.stderrTail}`)
-  await model.stop()
   log(
     `(a) ${rowsCount} rows, concurrency ${concurrency}, model +${latencyMs} ms: bare loop ${bare.wallMs.toFixed(0)} ms ` +
       `(${mib(bare.peakRssBytes)} MiB, ${bare.cpuSeconds.toFixed(2)} s CPU), proctor eval --dataset ${proctor.wallMs.toFixed(0)} ms ` +
@@ -77,6 +78,34 @@ try {
       `(target ≤ 1.30×); CPU ${ratio(proctor.cpuSeconds / bare.cpuSeconds)} (the steadier figure on a loaded machine)`,
   )
 
+  // (c) the same rows judged by a rubric judge (the baseline model as judge): proctor against the bare loop making the
+  // same two calls per row.
+  const rubric = "The answer is the correct sum, as a bare number."
+  const bareJudged = await timedNode([bareLoop, dataset, url, String(concurrency), rubric])
+  const judged = await timedNode([
+    cli,
+    ...args,
+    "--inference-url",
+    url,
+    "--grader",
+    "equals",
+    "--grader",
+    `{ type = "rubric", rubric = "${rubric}" }`,
+    "--judge",
+    `{ model = "baseline", inference_url = "${url}" }`,
+    "--concurrency",
+    String(concurrency),
+    "--run-dir",
+    join(tmp, "judged"),
+    "--json",
+  ])
+  if (judged.code !== 0) throw new Error(`proctor eval (judged) exited ${judged.code}: ${judged.stderrTail}`)
+  await model.stop()
+  log(
+    `(c) the same ${rowsCount} rows with a rubric judge (two calls a row): bare loop ${bareJudged.wallMs.toFixed(0)} ms ` +
+      `(${bareJudged.cpuSeconds.toFixed(2)} s CPU), proctor ${judged.wallMs.toFixed(0)} ms (${judged.cpuSeconds.toFixed(2)} s CPU): ` +
+      `${ratio(judged.wallMs / bareJudged.wallMs)} (target ≤ 1.20×); CPU ${ratio(judged.cpuSeconds / bareJudged.cpuSeconds)}`,
+  )
   const grade = async (rollouts: number) => {
     const runDir = writeStoredRun(join(tmp, `stored-${rollouts}`), rollouts)
     const run = await timedNode([cli, "grade", runDir, "--grader", '{ type = "numeric", name = "close" }', "--json"])
