@@ -15,13 +15,14 @@ import { type PackedSet, packPublicPackages } from "./packaging/tarballs.js"
  * users run: 20 (the machine's), 22, 24 and 26 from the npm packages `node@N`, each install built against its
  * own Node's headers. Every command runs at least once — `serve` and `worker` started and stopped with SIGTERM —
  * and must exit with its own code, never a signal (Node 24 and 26 once aborted at exit: better-sqlite3's
- * statements collected without a Node environment). Then 20 `keys create` and 20 `serve`-then-SIGTERM in a
- * row. Node versions and installs are cached outside the repository (packaging/installs.ts);
- * `PROCTOR_TEST_NODES=20,24` narrows the versions.
+ * statements collected without a Node environment). Then `keys create` and `serve`-then-SIGTERM several times in a
+ * row: 5 each in the suite, `PROCTOR_TEST_REPEATS=20` for the longer watch the abort was first caught with. Node
+ * versions and installs are cached outside the repository (packaging/installs.ts); `PROCTOR_TEST_NODES=20,24`
+ * narrows the versions.
  */
 
 const NODE_MAJORS = (process.env.PROCTOR_TEST_NODES ?? "20,22,24,26").split(",").map(Number)
-const REPEATS = 20
+const REPEATS = Number(process.env.PROCTOR_TEST_REPEATS ?? 5)
 
 /** What dies by a signal or says it aborted did not exit with its own code. */
 const expectOwnExit = (result: CliResult, expected: number, what: string) => {
