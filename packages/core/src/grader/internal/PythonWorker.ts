@@ -28,7 +28,6 @@ export class PythonWorker {
   private started: Promise<void> | undefined
   private readonly pending = new Map<number, Pending>()
   private nextId = 0
-  private stderrTail = ""
   private idle: NodeJS.Timeout | undefined
 
   constructor(private readonly options: PythonWorkerOptions) {}
@@ -51,20 +50,22 @@ export class PythonWorker {
     this.started ??= new Promise<void>((resolve, reject) => {
       const child = spawn(this.options.python, ["-c", PYTHON_DRIVER], { stdio: ["pipe", "pipe", "pipe"] })
       this.child = child
-      this.stderrTail = ""
+      let stderrTail = ""
       let ready = false
+      // A process stopped while idle may end after the next one started: only the current one's end counts.
+      const current = () => this.child === child
       child.stderr.setEncoding("utf8")
       child.stderr.on("data", (chunk: string) => {
-        this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL_CHARS)
+        stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_CHARS)
       })
       child.on("error", (error) => {
-        this.ended()
+        if (current()) this.ended()
         reject(new Error(`could not start ${this.options.python}: ${error.message}`))
       })
       child.on("close", (code, signal) => {
-        const why = this.stderrTail.trim().split("\n").at(-1) ?? ""
+        const why = stderrTail.trim().split("\n").at(-1) ?? ""
         const error = new Error(`${this.options.python} ended (${signal ?? `exit ${code}`})${why ? `: ${why}` : ""}`)
-        this.ended(error)
+        if (current()) this.ended(error)
         if (!ready) reject(error)
       })
       createInterface({ input: child.stdout }).on("line", (line) => {
@@ -90,9 +91,11 @@ export class PythonWorker {
     return this.started
   }
 
-  /** Ends the interpreter now (it finishes at end of input). */
+  /** Ends the interpreter (it finishes at end of input); the next call starts another. Only called while idle. */
   stop(): void {
-    this.child?.stdin.end()
+    const child = this.child
+    this.ended()
+    child?.stdin.end()
   }
 
   /**
