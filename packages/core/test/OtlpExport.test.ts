@@ -90,6 +90,16 @@ describe("OtlpExport", () => {
           error: "upstream 500",
         }),
       )
+      // A model grader's call, under the rollout it graded.
+      otlp.onModelCall(
+        testCall({
+          call_id: "call_judge",
+          rollout_id: rolloutId,
+          model: "judge-model",
+          role: "judge",
+          grader: "rubric",
+        }),
+      )
       const tool = testStep(0, 1, "tool", { text: "calculator", tool_call_id: "tc_1", duration_ms: 5 })
       otlp.onEvent({ _tag: "RolloutStep", step: tool })
       const command = testStep(0, 2, "command", { command: "pytest -q", exit_code: 1, duration_ms: 1200 })
@@ -100,8 +110,8 @@ describe("OtlpExport", () => {
 
       // A collector that answers is waited for (up to the export timeout), whatever the run's length.
       const report = yield* otlp.finish(1000)
-      expect(report).toEqual({ endpoint: settings!.describe, submitted: 5, sent: 5, dropped: 0, error: null })
-      yield* Effect.promise(() => waitFor("five spans", () => collector.spans.length === 5))
+      expect(report).toEqual({ endpoint: settings!.describe, submitted: 6, sent: 6, dropped: 0, error: null })
+      yield* Effect.promise(() => waitFor("six spans", () => collector.spans.length === 6))
 
       const root = collector.spans.find((s) => s.name === "rollout")!
       expect(root.attributes).toMatchObject({ "proctor.run_id": "run-7", "proctor.score": 1, "proctor.tokens": 150 })
@@ -110,6 +120,11 @@ describe("OtlpExport", () => {
         expect(child.traceId).toBe(root.traceId)
       }
       const byName = (name: string) => collector.spans.find((s) => s.name === name)!
+      expect(byName("chat judge-model").attributes).toMatchObject({
+        "proctor.role": "judge",
+        "proctor.grader": "rubric",
+      })
+      expect(byName("chat claude-haiku-4-5").attributes).not.toHaveProperty("proctor.role")
       expect(byName("chat claude-haiku-4-5").attributes).toMatchObject({
         "gen_ai.operation.name": "chat",
         "gen_ai.provider.name": "anthropic",

@@ -66,7 +66,10 @@ const temperatureOf = (request: unknown): number | undefined => {
   return typeof value === "number" ? value : undefined
 }
 
-/** A model call as a GenAI client span: `chat {model}`, tokens as `gen_ai.usage.*`, cost as `proctor.cost_usd`. */
+/**
+ * A model call as a GenAI client span: `chat {model}`, tokens as `gen_ai.usage.*`, cost as `proctor.cost_usd`. A
+ * judge's call (a model grader's) says so, `proctor.role = "judge"` and its grader, under the rollout it graded.
+ */
 export const modelCallSpan = (call: ModelCall, ids: SpanIds, parent: SpanIds): RunSpan => {
   const provider = call.provider === null ? undefined : (GEN_AI_PROVIDERS[call.provider] ?? call.provider)
   return {
@@ -93,6 +96,8 @@ export const modelCallSpan = (call: ModelCall, ids: SpanIds, parent: SpanIds): R
       "proctor.api": call.api,
       "proctor.stream": call.stream,
       "proctor.ttft_ms": call.ttft_ms,
+      "proctor.role": call.role,
+      "proctor.grader": call.grader,
     }),
   }
 }
