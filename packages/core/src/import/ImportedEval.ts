@@ -1,16 +1,20 @@
-import type { GraderVerdict } from "../grader/Grader.js"
+import type { Effect } from "effect"
+import type { GraderError, GraderVerdict } from "../grader/Grader.js"
 
 /**
  * One check of an imported test (a promptfoo assertion, an OpenAI testing criterion), bound to its row: the
  * answer in, a verdict out. Each runs one of proctor's graders and applies the source's own rule on top
- * (a `not-` prefix, a threshold).
+ * (a `not-` prefix, a threshold). A rule answers at once; a check that runs a program (a Python grader) answers an
+ * effect.
  */
-export interface ImportedCheck {
+export type ImportedCheck = {
   /** The verdict's name in the rollout's grades (unique within its row). */
   readonly name: string
   readonly weight: number
-  readonly grade: (answer: string) => GraderVerdict
-}
+} & (
+  | { readonly rule: (answer: string) => GraderVerdict }
+  | { readonly run: (answer: string) => Effect.Effect<GraderVerdict, GraderError> }
+)
 
 /** How a row's verdicts make its own: promptfoo's weighted mean and all-must-pass, or another source's rule. */
 export type ImportedAggregate = (

@@ -4,10 +4,10 @@ import type { EvalRunConfig } from "../config/EvalRunConfig.js"
 import type { Dataset } from "../dataset/Dataset.js"
 import { datasetSolver, type RowPrompt } from "../dataset/DatasetSolver.js"
 import { runJudgesOrNone } from "../grader/GradedSolver.js"
-import { GraderError, type GraderInput, type GraderVerdicts } from "../grader/Grader.js"
+import { GraderError, type GraderInput, type GraderVerdict, type GraderVerdicts } from "../grader/Grader.js"
 import { type GradeOutcome, type GraderSet, SCORE_GRADER } from "../grader/GraderSet.js"
 import { Solver } from "../solver/Solver.js"
-import type { ImportedEval, ImportedRow } from "./ImportedEval.js"
+import type { ImportedCheck, ImportedEval, ImportedRow } from "./ImportedEval.js"
 import { readImportedEval } from "./readImportedEval.js"
 
 /**
@@ -19,12 +19,14 @@ import { readImportedEval } from "./readImportedEval.js"
 export const importedGraderSet = (rows: ReadonlyArray<ImportedRow>): GraderSet => {
   const byItem = new Map<Readonly<Record<string, unknown>>, ImportedRow>(rows.map((row) => [row.item, row]))
   const names = [SCORE_GRADER, ...new Set(rows.flatMap((row) => row.checks.map((check) => check.name)))]
-  const gradeSync = ({ answer, item }: GraderInput): GradeOutcome => {
+  const rowOf = (item: GraderInput["item"]): ImportedRow => {
     const row = byItem.get(item)
     if (row === undefined) {
       throw new GraderError({ reason: "BadResult", grader: SCORE_GRADER, message: "a row the import did not make" })
     }
-    const verdicts = row.checks.map((check) => ({ check, verdict: check.grade(answer) }))
+    return row
+  }
+  const outcome = (row: ImportedRow, verdicts: ReadonlyArray<{ check: ImportedCheck; verdict: GraderVerdict }>) => {
     const overall = row.aggregate(verdicts)
     const grades: GraderVerdicts = {
       [SCORE_GRADER]: overall,
@@ -32,20 +34,42 @@ export const importedGraderSet = (rows: ReadonlyArray<ImportedRow>): GraderSet =
     }
     return { score: overall.score, grades }
   }
+  const asGraderError = (error: unknown) =>
+    error instanceof GraderError
+      ? error
+      : new GraderError({ reason: "Threw", grader: SCORE_GRADER, message: String(error), cause: error })
+  const allRules = rows.every((row) => row.checks.every((check) => "rule" in check))
+  const gradeSync = ({ answer, item }: GraderInput): GradeOutcome => {
+    const row = rowOf(item)
+    return outcome(
+      row,
+      row.checks.map((check) => ({
+        check,
+        verdict: (check as { rule: (answer: string) => GraderVerdict }).rule(answer),
+      })),
+    )
+  }
   return {
     specs: [],
     names,
-    // Imported checks are rules: model-graded kinds are refused at import, so no judge is asked.
+    // Imported checks are rules or Python functions: model-graded kinds are refused at import, so no judge is asked.
     judged: false,
-    gradeSync,
+    gradeSync: allRules ? gradeSync : null,
     grade: (input) =>
-      Effect.try({
-        try: () => gradeSync(input),
-        catch: (error) =>
-          error instanceof GraderError
-            ? error
-            : new GraderError({ reason: "Threw", grader: SCORE_GRADER, message: String(error), cause: error }),
-      }),
+      allRules
+        ? Effect.try({ try: () => gradeSync(input), catch: asGraderError })
+        : Effect.gen(function* () {
+            const row = yield* Effect.try({ try: () => rowOf(input.item), catch: asGraderError })
+            const verdicts = yield* Effect.forEach(row.checks, (check) =>
+              Effect.map(
+                "rule" in check
+                  ? Effect.try({ try: () => check.rule(input.answer), catch: asGraderError })
+                  : check.run(input.answer),
+                (verdict) => ({ check, verdict }),
+              ),
+            )
+            return outcome(row, verdicts)
+          }),
   }
 }
 

@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { ImportProblem } from "../../src/import/ImportProblem.js"
 import { readOpenAiEval } from "../../src/import/openaiEvals/readOpenAiEval.js"
 import { importedGraderSet } from "../../src/import/openImportedRun.js"
+import { RunJudges } from "../../src/judge/RunJudges.js"
 
 const dir = mkdtempSync(join(tmpdir(), "proctor-openai-evals-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -133,10 +135,32 @@ describe("--from-openai-evals: testing criteria by their documented rules", () =
     return null
   }
 
+  it("python: grade(sample, item) runs in this machine's python3 and passes at pass_threshold", async () => {
+    const source =
+      "def grade(sample, item):\n    return 1.0 if sample['output_text'].strip() == item['capital'] else 0.25"
+    const python = { type: "python", name: "py", source, pass_threshold: 0.5 }
+    const imported = readOpenAiEval(
+      write("py.json", definition([python, criterion("string_check", { operation: "eq" })])),
+      items,
+    )
+    const set = importedGraderSet(imported.rows)
+    // A Python criterion is not a rule: the set grades by effects, one interpreter for every item.
+    expect(set.gradeSync).toBeNull()
+    const grade = (answer: string, row = 0) =>
+      Effect.runPromise(
+        set.grade({ answer, item: imported.rows[row]!.item }).pipe(Effect.provideService(RunJudges, RunJudges.none)),
+      )
+    expect((await grade("Paris")).grades).toMatchObject({ py: { score: 1, passed: true }, score: { passed: true } })
+    expect((await grade("Lyon")).grades.py).toEqual({ score: 0.25, passed: false })
+    expect((await grade("Tokyo", 1)).grades.py).toEqual({ score: 1, passed: true })
+  })
+
   it("refuses what it cannot grade as OpenAI does, naming the key", () => {
     const ok = criterion("string_check", { operation: "eq" })
-    expect(problem([ok, { type: "python", name: "py", source: "def grade(s, i): return 1" }])).toMatch(
-      /^testing_criteria\[1\]\.type: "python" is not supported: this import does not map it yet; proctor.s own .python. grader/,
+    expect(
+      problem([ok, { type: "python", name: "py", source: "def grade(s, i): return 1", image_tag: "2025-05-08" }]),
+    ).toBe(
+      "testing_criteria[1].image_tag: is not supported: proctor runs the source with this machine's python3, not OpenAI's image",
     )
     expect(problem([criterion("text_similarity", { evaluation_metric: "cosine", pass_threshold: 0.8 })])).toMatch(
       /^testing_criteria\[0\]\.evaluation_metric: "cosine" is not supported/,

@@ -1,12 +1,21 @@
-import type { GraderVerdict } from "../../grader/Grader.js"
+import { Effect, type Either } from "effect"
+import type { GraderError, GraderVerdict } from "../../grader/Grader.js"
 import type { GraderSpec } from "../../grader/GraderSpec.js"
+import type { LoadedCodeGrader } from "../../grader/loadCodeGrader.js"
+import { loadPythonGrader } from "../../grader/loadPythonGrader.js"
 import { compileRuleGrader, type RuleGrader } from "../../grader/RuleGraders.js"
 import { isRecord } from "../../internal/isRecord.js"
+import type { ImportedCheck } from "../ImportedEval.js"
 import { ImportProblem, shown } from "../ImportProblem.js"
 import { renderVars } from "../VarsTemplate.js"
 
 /** A testing criterion bound to one item: the model's answer in, the criterion's verdict out. */
 export type CriterionGrade = (answer: string) => GraderVerdict
+
+/** A criterion's check for one item: a rule, or (a `python` criterion) a run of its function. */
+export type CriterionCheck =
+  | Omit<Extract<ImportedCheck, { rule: unknown }>, "name" | "weight">
+  | Omit<Extract<ImportedCheck, { run: unknown }>, "name" | "weight">
 
 /** The column of the synthetic row a criterion hands proctor's grader: its rendered `reference`. */
 const REFERENCE = "reference"
@@ -54,6 +63,60 @@ const template = (source: string, item: Readonly<Record<string, unknown>>, path:
 const KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
   string_check: new Set(["type", "name", "input", "reference", "operation"]),
   text_similarity: new Set(["type", "name", "input", "reference", "evaluation_metric", "pass_threshold"]),
+  python: new Set(["type", "name", "source", "pass_threshold"]),
+}
+
+/**
+ * A `python` criterion, as OpenAI runs it: its `source` defines `grade(sample, item)`, called with the model's answer
+ * as `sample["output_text"]` and the item, returning a float; it passes at `pass_threshold` (default 1) or above. proctor
+ * runs it with the machine's `python3` (one interpreter for every item), as its own `python` grader; started on the
+ * first rollout that needs it. `image_tag` (OpenAI's sandbox image) is refused: the machine's Python is not it.
+ */
+const pythonCriterion = (criterion: Readonly<Record<string, unknown>>, path: string) => {
+  for (const key of Object.keys(criterion)) {
+    if (!KEYS.python!.has(key))
+      throw new ImportProblem(
+        `${path}.${key}`,
+        key === "image_tag"
+          ? "is not supported: proctor runs the source with this machine's python3, not OpenAI's image"
+          : "is not supported (proctor would not apply it)",
+      )
+  }
+  const source = criterion.source
+  if (typeof source !== "string" || source.trim() === "")
+    throw new ImportProblem(`${path}.source`, "expected Python source defining grade(sample, item)")
+  const threshold = criterion.pass_threshold
+  if (threshold !== undefined && (typeof threshold !== "number" || !Number.isFinite(threshold)))
+    throw new ImportProblem(`${path}.pass_threshold`, `expected a number, not ${shown(threshold)}`)
+  let loading: Promise<Either.Either<LoadedCodeGrader, GraderError>> | undefined
+  const loaded = Effect.flatMap(
+    Effect.promise(() => {
+      loading ??= Effect.runPromise(
+        Effect.either(
+          loadPythonGrader({
+            type: "python",
+            name: typeof criterion.name === "string" ? criterion.name : "python",
+            source,
+            ...(threshold === undefined ? {} : { pass_threshold: threshold }),
+          }),
+        ),
+      )
+      return loading
+    }),
+    (either) => either,
+  )
+  return (item: Readonly<Record<string, unknown>>): CriterionCheck => ({
+    run: (answer) => Effect.flatMap(loaded, (grade) => grade({ answer, item })),
+  })
+}
+
+/** Each item's check of one testing criterion, its problems (an unknown type, a bad key) thrown as `ImportProblem`s. */
+export const criterionChecks = (
+  criterion: unknown,
+  path: string,
+): ((item: Readonly<Record<string, unknown>>) => CriterionCheck) => {
+  if (isRecord(criterion) && criterion.type === "python") return pythonCriterion(criterion, path)
+  return (item) => ({ rule: openAiCriterion(criterion, item, path) })
 }
 
 /**

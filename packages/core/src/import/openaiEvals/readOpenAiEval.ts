@@ -6,7 +6,7 @@ import { isRecord } from "../../internal/isRecord.js"
 import type { ImportedAggregate, ImportedEval, ImportedModel, ImportedRow } from "../ImportedEval.js"
 import { ImportProblem, shown } from "../ImportProblem.js"
 import { renderVars } from "../VarsTemplate.js"
-import { openAiCriterion } from "./openAiCriterion.js"
+import { criterionChecks } from "./openAiCriterion.js"
 
 /** Keys of the eval's JSON proctor reads (`POST /v1/evals`'s body, and a run's `data_source`) or that label it. */
 const KEYS = new Set([
@@ -180,6 +180,7 @@ export const readOpenAiEval = (file: string, dataFile: string): ImportedEval => 
     const name = isRecord(criterion) && typeof criterion.name === "string" ? criterion.name : `criterion ${index + 1}`
     return name === SCORE_GRADER ? `criterion ${name}` : name
   })
+  const checksOf = criteria.map((criterion, n) => criterionChecks(criterion, `testing_criteria[${n}]`))
   const items = readItems(dataFile)
   const rows: Array<ImportedRow> = items.map((item, index) => {
     if (validate !== null && !validate(item)) {
@@ -202,15 +203,11 @@ export const readOpenAiEval = (file: string, dataFile: string): ImportedEval => 
       item,
       system: templates.system.map((text) => fill(text, "data_source.input_messages")).join("\n\n"),
       user: fill(templates.user, "data_source.input_messages"),
-      checks: criteria.map((criterion, n) => {
+      checks: checksOf.map((checkOf, n) => {
         const base = names[n]!
         const count = (seen.get(base) ?? 0) + 1
         seen.set(base, count)
-        return {
-          name: count === 1 ? base : `${base}#${count}`,
-          weight: 1,
-          grade: openAiCriterion(criterion, item, `testing_criteria[${n}]`),
-        }
+        return { name: count === 1 ? base : `${base}#${count}`, weight: 1, ...checkOf(item) }
       }),
       aggregate: allCriteria,
     }

@@ -3,7 +3,6 @@ import type { GraderVerdict } from "../../grader/Grader.js"
 import type { GraderSpec } from "../../grader/GraderSpec.js"
 import { compileRuleGrader } from "../../grader/RuleGraders.js"
 import { isRecord } from "../../internal/isRecord.js"
-import type { ImportedCheck } from "../ImportedEval.js"
 import { ImportProblem, shown } from "../ImportProblem.js"
 import { renderVars } from "../VarsTemplate.js"
 
@@ -28,7 +27,8 @@ type Supported = (typeof SUPPORTED)[number]
 /** Why a promptfoo type is not run, for the kinds a user is likely to have. */
 const UNSUPPORTED_WHY: Readonly<Record<string, string>> = {
   javascript: "proctor does not run promptfoo's inline JavaScript; write a `code` grader (a JS function) instead",
-  python: "proctor does not run Python assertions; write a `code` grader (a JS function) instead",
+  python:
+    "promptfoo's python assertions (an expression over `output` and `context`, or get_assert) are not mapped; proctor's `python` grader calls grade(sample, item) in a dataset run",
   similar: "it needs an embedding model, which proctor's graders do not call",
   perplexity: "it needs the model's logprobs, which proctor's dataset runs do not request",
   "perplexity-score": "it needs the model's logprobs, which proctor's dataset runs do not request",
@@ -156,7 +156,7 @@ export const promptfooCheck = (
   assertion: unknown,
   vars: Readonly<Record<string, unknown>>,
   path: string,
-): Omit<ImportedCheck, "name"> & { readonly baseName: string } => {
+): { readonly baseName: string; readonly weight: number; readonly rule: (answer: string) => GraderVerdict } => {
   if (!isRecord(assertion)) throw new ImportProblem(path, `expected an assertion table, not ${shown(assertion)}`)
   for (const key of Object.keys(assertion)) {
     if (!ASSERTION_KEYS.has(key))
@@ -185,7 +185,7 @@ export const promptfooCheck = (
   return {
     baseName: metric ?? type,
     weight,
-    grade: (answer): GraderVerdict => {
+    rule: (answer): GraderVerdict => {
       const passed = passes(answer) !== inverse
       return { score: passed ? 1 : 0, passed }
     },
