@@ -12,6 +12,7 @@ import {
   BUNDLED_PRICE_TABLE,
   defaultPriceTablePath,
   updatePriceTable,
+  useBundledPriceTable,
   usePriceTableFile,
 } from "../src/pricing/PriceTable.js"
 import { Pricing } from "../src/pricing/Pricing.js"
@@ -90,9 +91,10 @@ describe("the maintained price table", () => {
     }),
   )
 
-  // Last: installing a table replaces the process's prices.
+  // Installing a table replaces the process's prices: the bundled table is put back after, for the files run next.
   it.scoped("update fetches the table once, and later runs price from the kept copy", () =>
     Effect.gen(function* () {
+      yield* Effect.addFinalizer(() => Effect.asVoid(useBundledPriceTable()))
       const path = yield* tempPath()
       const url = yield* serve(200, JSON.stringify(fixtureTable))
       const updated = yield* updatePriceTable({ url, path, now: new Date("2026-11-27T10:00:00Z") })
@@ -107,6 +109,8 @@ describe("the maintained price table", () => {
       expect(pricing.lookup("openai", "gpt-9-2026-11-01")).toEqual({ input: 3e-6, output: 1.2e-5 })
       // The fetched table is the whole table: what it lacks is unpriced, not priced from the bundled copy.
       expect(pricing.lookup("openai", "gpt-4o")).toBeUndefined()
+      expect(yield* useBundledPriceTable()).toEqual(BUNDLED_PRICE_TABLE)
+      expect(Pricing.make().lookup("openai", "gpt-4o")).toBeDefined()
     }),
   )
 })

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises"
 import { homedir } from "node:os"
 import { dirname, join } from "node:path"
-import { REMOTE_DATA_JSON_URL, updatePrices } from "@pydantic/genai-prices"
+import { REMOTE_DATA_JSON_URL, updatePrices, waitForUpdate } from "@pydantic/genai-prices"
 import { Effect, Schema } from "effect"
 import { ConfigError } from "../config/ConfigError.js"
 import { isRecord } from "../internal/isRecord.js"
@@ -48,15 +48,25 @@ const isProviderList = (data: unknown): data is ReadonlyArray<Record<string, unk
 export const priceTableLine = (table: PriceTableInfo): string => `${table.source}, ${table.as_of}`
 
 let active: PriceTableInfo = BUNDLED_PRICE_TABLE
+/** The bundled data, kept when another table first replaces it, so that it can be put back. */
+let bundled: ReadonlyArray<unknown> | null | undefined
 
 /** The table every `Pricing` in this process prices from (genai-prices keeps one table per process). */
 export const activePriceTable = (): PriceTableInfo => active
 
-const install = (providers: ReadonlyArray<Record<string, unknown>>, info: PriceTableInfo): void => {
-  // genai-prices' hook for replacing its data; the factory runs at once and the data is used synchronously.
-  updatePrices(({ setProviderData }) => setProviderData(providers as never))
-  active = info
-}
+const install = (providers: ReadonlyArray<unknown>, info: PriceTableInfo) =>
+  Effect.gen(function* () {
+    bundled ??= yield* Effect.promise(() => waitForUpdate())
+    // genai-prices' hook for replacing its data; the factory runs at once and the data is used synchronously.
+    updatePrices(({ setProviderData }) => setProviderData(providers as never))
+    active = info
+  })
+
+/** Puts the bundled table back in force in this process (after `usePriceTableFile` replaced it). */
+export const useBundledPriceTable = Effect.fn("useBundledPriceTable")(function* () {
+  if (bundled !== undefined && bundled !== null) yield* install(bundled, BUNDLED_PRICE_TABLE)
+  return active
+})
 
 /**
  * Installs the fetched copy at `path` when there is one; without it the bundled table stays. A copy that cannot
@@ -75,7 +85,7 @@ export const usePriceTableFile = Effect.fn("usePriceTableFile")(function* (path:
   )
   if (!isProviderList(stored.providers)) return yield* bad("not a price table")
   const info = { source: stored.source, as_of: stored.fetched_at.slice(0, 10) }
-  install(stored.providers, info)
+  yield* install(stored.providers, info)
   return info
 })
 
