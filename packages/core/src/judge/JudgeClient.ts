@@ -1,6 +1,8 @@
 import { Context, Effect, Layer, Option } from "effect"
 import type { InterceptorUpstream, RolloutInterception } from "../interceptor/Interceptor.js"
 import { Interceptor } from "../interceptor/Interceptor.js"
+import { poolOf } from "../internal/httpPools.js"
+import { parseRetryAfter } from "../internal/retryAfter.js"
 import type { ModelCall } from "../result/ModelCall.js"
 import { type BackoffPolicy, defaultBackoff, retryDelay } from "../runner/Backoff.js"
 import { JudgedRollout } from "./JudgedRollout.js"
@@ -72,24 +74,22 @@ interface Posted {
   readonly retryAfterMs: number | undefined
 }
 
-const retryAfterOf = (header: string | null): number | undefined => {
-  const seconds = header === null ? Number.NaN : Number(header)
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined
-}
-
 const post = (url: string, body: unknown, grader: string) =>
   Effect.tryPromise({
     try: async (signal): Promise<Posted> => {
-      const response = await fetch(url, {
+      const target = new URL(url)
+      const response = await poolOf(target.origin).request({
+        path: `${target.pathname}${target.search}`,
         method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${STAND_IN_KEY}` },
         body: JSON.stringify(body),
         signal,
       })
+      const retryAfter = response.headers["retry-after"]
       return {
-        status: response.status,
-        text: await response.text(),
-        retryAfterMs: retryAfterOf(response.headers.get("retry-after")),
+        status: response.statusCode,
+        text: await response.body.text(),
+        retryAfterMs: parseRetryAfter(typeof retryAfter === "string" ? retryAfter : undefined, Date.now()),
       }
     },
     catch: (cause) =>

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { Pool } from "undici"
+import { poolOf } from "../../internal/httpPools.js"
 import type { ModelApi } from "../../result/ModelCall.js"
 import type { StopReason } from "../../result/RolloutStep.js"
 import { SolverError } from "../../solver/Solver.js"
@@ -12,27 +12,6 @@ export const failed = (message: string, retryable: boolean) => new SolverError({
 export type Called =
   | { readonly _tag: "Reply"; readonly reply: ModelReply }
   | { readonly _tag: "Limit"; readonly stop: StopReason }
-
-/**
- * A keep-alive undici pool per origin (the rollouts' interceptor, or the model's API), not global `fetch`: no web
- * streams per call, about half the client's CPU a call, and a dataset eval makes one a row, at thousands of rows.
- */
-const pools = new Map<string, Pool>()
-/** Each run serves its interceptor on a port of its own: a long-lived worker's older runs' pools are closed. */
-const MAX_POOLS = 8
-const poolOf = (origin: string): Pool => {
-  let pool = pools.get(origin)
-  if (pool === undefined) {
-    for (const [oldest, old] of pools) {
-      if (pools.size < MAX_POOLS) break
-      pools.delete(oldest)
-      void old.close()
-    }
-    pool = new Pool(origin)
-    pools.set(origin, pool)
-  }
-  return pool
-}
 
 /**
  * One model call in the API's own shape, through the rollout's interceptor: its reply, or the limit the
