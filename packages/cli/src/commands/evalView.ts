@@ -3,7 +3,7 @@ import { viewerPage } from "@proctor/viewer"
 import { liveRunDirectoryRun, serveViewerLocally } from "@proctor/viewer/backend"
 import { Effect } from "effect"
 import type { Io } from "../Io.js"
-import { untilSignal } from "../internal/untilSignal.js"
+import { signalListener } from "../internal/signalListener.js"
 
 /** `proctor eval --view`: the viewer of the run in progress, fed by its events. */
 export interface EvalViewer {
@@ -28,9 +28,13 @@ export const startEvalViewer = (name: string, io: Io) =>
       afterRun: (interrupted) =>
         interrupted
           ? Effect.void
-          : Effect.zipRight(
-              Effect.sync(() => io.stderr.write(`the run has ended; the viewer stays at ${url} until Ctrl-C\n`)),
-              untilSignal,
+          : Effect.scoped(
+              Effect.gen(function* () {
+                // Listening before the line is printed: a Ctrl-C sent on seeing it is the viewer's, never a kill.
+                const received = yield* signalListener
+                io.stderr.write(`the run has ended; the viewer stays at ${url} until Ctrl-C\n`)
+                yield* received
+              }),
             ),
     } satisfies EvalViewer
   })

@@ -5,7 +5,7 @@ import { Effect } from "effect"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
 import { openInBrowser } from "../internal/openInBrowser.js"
-import { signalListener } from "../internal/untilSignal.js"
+import { signalListener } from "../internal/signalListener.js"
 import type { ViewOptions } from "../program/view.js"
 
 /** How often a run directory is looked at for rows another process appended. */

@@ -23,6 +23,3 @@ export const signalListener: Effect.Effect<Effect.Effect<NodeJS.Signals>, never,
     return Deferred.await(received)
   },
 )
-
-/** Waits for Ctrl-C or SIGTERM; resolves with its name. */
-export const untilSignal: Effect.Effect<NodeJS.Signals> = Effect.scoped(Effect.flatten(signalListener))
