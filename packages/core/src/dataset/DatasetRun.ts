@@ -9,7 +9,7 @@ import { referenceProblemOf } from "../grader/RuleGraders.js"
 import { Solver } from "../solver/Solver.js"
 import { describeRow, loadDataset } from "./Dataset.js"
 import { datasetSolver, type RowPrompt } from "./DatasetSolver.js"
-import { type DatasetTools, loadDatasetTools } from "./DatasetTools.js"
+import { loadDatasetTools } from "./DatasetTools.js"
 import { compileItemTemplate, type ItemTemplate, TemplateProblem } from "./ItemTemplate.js"
 
 const invalid = (message: string) => new ConfigError({ reason: "InvalidValue", message })
@@ -59,12 +59,11 @@ export const openDatasetRun = Effect.fn("DatasetRun.open")(function* (config: Ev
         throw error
       }
     }
-    const fillTools = (render: DatasetTools["render"]) => fill("tools", { render })
     const filled = yield* Effect.try({
       try: () => ({
         system: system === undefined ? "" : fill("system", system),
         user: fill("prompt", user),
-        ...(tools === undefined ? {} : { tools: fillTools(tools.render) }),
+        ...(tools === undefined ? {} : { tools: fill("tools", tools) }),
       }),
       catch: (error) => (error instanceof ConfigError ? error : invalid(String(error))),
     })

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs"
 import { join } from "node:path"
-import { Cause, Context, Effect, Exit, Layer, type PubSub, Schema } from "effect"
+import { Context, Effect, Layer, type PubSub, Schema } from "effect"
 import { ConfigError } from "../config/ConfigError.js"
 import { defaults, type EvalRunConfig } from "../config/EvalRunConfig.js"
 import type { RunEvent } from "../events/RunEvents.js"
@@ -10,6 +10,7 @@ import { Interceptor } from "../interceptor/Interceptor.js"
 import { policyUpstream } from "../interceptor/PolicyUpstream.js"
 import { serveInterceptor } from "../interceptor/serveInterceptor.js"
 import { formatParseIssues, renderPath } from "../internal/formatIssues.js"
+import { promiseOf } from "../internal/promiseOf.js"
 import { JudgeSettings } from "../judge/JudgeSettings.js"
 import { RunJudges } from "../judge/RunJudges.js"
 import { assignSeeds, collectTasks, type TaskId } from "../plan/taskSeeds.js"
@@ -326,10 +327,7 @@ export const evaluate = async <T extends { readonly id: TaskId }, S = undefined>
       ? evaluation(options, control, undefined)
       : withRunEvents(onEvent, (events) => evaluation(options, control, events))
   try {
-    const exit = await Effect.runPromiseExit(program)
-    // The error itself (a ConfigError, a StoreError), not a wrapper around it.
-    if (Exit.isFailure(exit)) throw Cause.squash(exit.cause)
-    return exit.value
+    return await promiseOf(program)
   } finally {
     options.signal?.removeEventListener("abort", onAbort)
   }

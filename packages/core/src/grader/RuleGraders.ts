@@ -31,19 +31,22 @@ const verdict = (passed: boolean, reason?: string): GraderVerdict =>
 const textOf = (value: unknown): string =>
   typeof value === "string" ? value : value === null || value === undefined ? "" : JSON.stringify(value)
 
-/** What the answer should be, from the row: `reference` rendered, or the `field` column (default `answer`). */
-const referenceOf = (name: string, spec: ReferenceSpec): ((item: Readonly<Record<string, unknown>>) => string) => {
-  const template = spec.reference === undefined ? undefined : compileItemTemplate(spec.reference)
-  if (template !== undefined) {
-    return (item) => {
-      try {
-        return template.render(item)
-      } catch (error) {
-        if (!(error instanceof TemplateProblem)) throw error
-        throw new GraderError({ reason: "BadResult", grader: name, message: `reference: ${error.message}` })
-      }
+/** A template over the row, its problem (a column the row lacks) the grader's `key`. */
+const rowTemplate = (name: string, key: string, source: string) => {
+  const template = compileItemTemplate(source)
+  return (item: Readonly<Record<string, unknown>>) => {
+    try {
+      return template.render(item)
+    } catch (error) {
+      if (!(error instanceof TemplateProblem)) throw error
+      throw new GraderError({ reason: "BadResult", grader: name, message: `${key}: ${error.message}` })
     }
   }
+}
+
+/** What the answer should be, from the row: `reference` rendered, or the `field` column (default `answer`). */
+const referenceOf = (name: string, spec: ReferenceSpec): ((item: Readonly<Record<string, unknown>>) => string) => {
+  if (spec.reference !== undefined) return rowTemplate(name, "reference", spec.reference)
   const field = spec.field ?? DEFAULT_REFERENCE_FIELD
   return (item) => {
     if (!Object.hasOwn(item, field)) {
@@ -208,19 +211,6 @@ const similarity = (name: string, spec: typeof SimilarityGrader.Type): RuleGrade
   return ({ answer, item }) => {
     const score = measure(answer, reference(item))
     return { score, passed: score >= threshold }
-  }
-}
-
-/** A template over the row, its problem (a column the row lacks) the grader's `key`. */
-const rowTemplate = (name: string, key: string, source: string) => {
-  const template = compileItemTemplate(source)
-  return (item: Readonly<Record<string, unknown>>) => {
-    try {
-      return template.render(item)
-    } catch (error) {
-      if (!(error instanceof TemplateProblem)) throw error
-      throw new GraderError({ reason: "BadResult", grader: name, message: `${key}: ${error.message}` })
-    }
   }
 }
 

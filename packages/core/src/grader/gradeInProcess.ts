@@ -1,4 +1,5 @@
-import { Cause, Effect, Exit, Schema } from "effect"
+import { Effect, Schema } from "effect"
+import { promiseOf } from "../internal/promiseOf.js"
 import { JudgedRollout } from "../judge/JudgedRollout.js"
 import type { JudgeSettings } from "../judge/JudgeSettings.js"
 import { RunJudges, type RunJudgesService } from "../judge/RunJudges.js"
@@ -19,12 +20,6 @@ export type GradeInProcess = (
 export type GradedRolloutKey = JudgedRollout["Type"]
 
 const decodeSpecs = Schema.decodeUnknownSync(GraderSpecs)
-
-/** Resolves to the effect's value, or rejects with its error itself (a `GraderError`, a `JudgeError`), not a wrapper. */
-const promiseOf = <A, E>(effect: Effect.Effect<A, E>): Promise<A> =>
-  Effect.runPromiseExit(effect).then((exit) =>
-    Exit.isSuccess(exit) ? exit.value : Promise.reject(Cause.squash(exit.cause)),
-  )
 
 /**
  * `ctx.grade` for the rollouts of one `evaluate()` run: rule, code and model graders. A solver grades with the same

@@ -1,4 +1,4 @@
-import { Cause, Effect, Exit } from "effect"
+import { promiseOf } from "../internal/promiseOf.js"
 import type { ExecOptions, ExecResult, SandboxCommand, SandboxHandle } from "../sandbox/Sandbox.js"
 
 /**
@@ -18,20 +18,14 @@ export interface SandboxSession {
   readonly handle: SandboxHandle
 }
 
-const run = async <A, E>(effect: Effect.Effect<A, E>): Promise<A> => {
-  const exit = await Effect.runPromiseExit(effect)
-  if (Exit.isSuccess(exit)) return exit.value
-  throw Cause.squash(exit.cause)
-}
-
 export const sandboxSession = (handle: SandboxHandle): SandboxSession => ({
   id: handle.id,
   runtime: handle.runtime,
   workdir: handle.workdir,
-  exec: (command, options) => run(handle.exec(command, options)),
-  copyIn: (hostPath, sandboxPath) => run(handle.copyIn(hostPath, sandboxPath)),
-  copyOut: (sandboxPath, hostPath) => run(handle.copyOut(sandboxPath, hostPath)),
-  writeFile: (sandboxPath, content) => run(handle.writeFile(sandboxPath, content)),
-  readFile: (sandboxPath) => run(handle.readFile(sandboxPath)),
+  exec: (command, options) => promiseOf(handle.exec(command, options)),
+  copyIn: (hostPath, sandboxPath) => promiseOf(handle.copyIn(hostPath, sandboxPath)),
+  copyOut: (sandboxPath, hostPath) => promiseOf(handle.copyOut(sandboxPath, hostPath)),
+  writeFile: (sandboxPath, content) => promiseOf(handle.writeFile(sandboxPath, content)),
+  readFile: (sandboxPath) => promiseOf(handle.readFile(sandboxPath)),
   handle,
 })
