@@ -55,22 +55,19 @@ try {
       return JSON.stringify({ id: i + 1, question: `What is ${a} + ${b}?`, answer: String(a + b) })
     }).join("\n"),
   )
+  /** `proctor eval --dataset` of the rows, graded by `equals` and the `graders` flags given, as a whole process. */
+  const datasetEval = async (runDir: string, graders: ReadonlyArray<string> = []) => {
+    const run = await timedNode([
+      cli,
+      ...["eval", "--dataset", dataset, "--prompt", "{{ item.question }}", "--model", "baseline"],
+      ...["--inference-url", url, "--grader", "equals", ...graders],
+      ...["--concurrency", String(concurrency), "--run-dir", join(tmp, runDir), "--json"],
+    ])
+    if (run.code !== 0) throw new Error(`proctor eval (${runDir}) exited ${run.code}: ${run.stderrTail}`)
+    return run
+  }
   const bare = await timedNode([bareLoop, dataset, url, String(concurrency)])
-  const args = ["eval", "--dataset", dataset, "--prompt", "{{ item.question }}", "--model", "baseline"]
-  const proctor = await timedNode([
-    cli,
-    ...args,
-    "--inference-url",
-    url,
-    "--grader",
-    "equals",
-    "--concurrency",
-    String(concurrency),
-    "--run-dir",
-    join(tmp, "run"),
-    "--json",
-  ])
-  if (proctor.code !== 0) throw new Error(`proctor eval exited ${proctor.code}: ${proctor.stderrTail}`)
+  const proctor = await datasetEval("run")
   log(
     `(a) ${rowsCount} rows, concurrency ${concurrency}, model +${latencyMs} ms: bare loop ${bare.wallMs.toFixed(0)} ms ` +
       `(${mib(bare.peakRssBytes)} MiB, ${bare.cpuSeconds.toFixed(2)} s CPU), proctor eval --dataset ${proctor.wallMs.toFixed(0)} ms ` +
@@ -82,24 +79,10 @@ try {
   // same two calls per row.
   const rubric = "The answer is the correct sum, as a bare number."
   const bareJudged = await timedNode([bareLoop, dataset, url, String(concurrency), rubric])
-  const judged = await timedNode([
-    cli,
-    ...args,
-    "--inference-url",
-    url,
-    "--grader",
-    "equals",
-    "--grader",
-    `{ type = "rubric", rubric = "${rubric}" }`,
-    "--judge",
-    `{ model = "baseline", inference_url = "${url}" }`,
-    "--concurrency",
-    String(concurrency),
-    "--run-dir",
-    join(tmp, "judged"),
-    "--json",
+  const judged = await datasetEval("judged", [
+    ...["--grader", `{ type = "rubric", rubric = "${rubric}" }`],
+    ...["--judge", `{ model = "baseline", inference_url = "${url}" }`],
   ])
-  if (judged.code !== 0) throw new Error(`proctor eval (judged) exited ${judged.code}: ${judged.stderrTail}`)
   await model.stop()
   log(
     `(c) the same ${rowsCount} rows with a rubric judge (two calls a row): bare loop ${bareJudged.wallMs.toFixed(0)} ms ` +

@@ -18,35 +18,33 @@ const slipsOf = (model: string | undefined): { readonly every: number; readonly 
 }
 
 /**
- * "What is A + B? …" answered with the number only: the sum, except that a tenth of the questions (seeded
- * by their text, so the same question always gets the same answer) are off by one, to keep scores
- * imperfect (`NAME@N` models: one in N, see `slipsOf`). Undefined for any other message.
+ * The last user message's "What is A + B?", and whether the model slips on it: a tenth of the questions (seeded by
+ * their text, so the same question always gets the same answer; `NAME@N` models: one in N, see `slipsOf`). Undefined
+ * for any other message.
  */
-export const sumPolicy = (request: ChatRequest): Decision | undefined => {
+const sumQuestion = (request: ChatRequest): { a: number; b: number; slips: boolean } | undefined => {
   const user = lastMessage(request.messages, "user")
   const text = user === undefined ? "" : messageText(user)
   const match = SUM_QUESTION.exec(text)
   if (match === null) return undefined
-  const sum = Number(match[1]) + Number(match[2])
   const slips = slipsOf(request.model)
-  return { content: String(fnv1a(slips.salt + text) % slips.every === 0 ? sum + 1 : sum) }
+  return { a: Number(match[1]), b: Number(match[2]), slips: fnv1a(slips.salt + text) % slips.every === 0 }
+}
+
+/** "What is A + B? …" answered with the number only: the sum, or, on a slip, one more, to keep scores imperfect. */
+export const sumPolicy = (request: ChatRequest): Decision | undefined => {
+  const question = sumQuestion(request)
+  if (question === undefined) return undefined
+  const sum = question.a + question.b
+  return { content: String(question.slips ? sum + 1 : sum) }
 }
 
 /**
  * With an `add` tool offered, "What is A + B?" is answered by calling it: `add({ a, b })` with the question's numbers,
- * except that the same tenth of questions `sumPolicy` slips on pass `b + 1` (a tool-using model is not perfect either).
- * Undefined for any other message.
+ * except that on the questions `sumPolicy` slips on it passes `b + 1` (a tool-using model is not perfect either).
  */
 export const addToolPolicy = (request: ChatRequest): Decision | undefined => {
-  const user = lastMessage(request.messages, "user")
-  const text = user === undefined ? "" : messageText(user)
-  const match = SUM_QUESTION.exec(text)
-  if (match === null) return undefined
-  const slips = slipsOf(request.model)
-  const b = Number(match[2])
-  return {
-    toolCalls: [
-      { name: "add", arguments: { a: Number(match[1]), b: fnv1a(slips.salt + text) % slips.every === 0 ? b + 1 : b } },
-    ],
-  }
+  const question = sumQuestion(request)
+  if (question === undefined) return undefined
+  return { toolCalls: [{ name: "add", arguments: { a: question.a, b: question.slips ? question.b + 1 : question.b } }] }
 }
