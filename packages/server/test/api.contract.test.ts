@@ -376,6 +376,29 @@ describe("eval job API contract", () => {
     expect(((await xml.json()) as { error: { field: string } }).error.field).toBe("content-type")
   })
 
+  it("400 naming the key for a __proto__ key anywhere in the body, and where malformed JSON broke", async () => {
+    const body = `{"seeds":[0],"task_app_url":"${app.url}","env_config":{"a":{"__proto__":{"polluted":1}}}}`
+    const response = await client.raw("/api/eval/jobs", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    })
+    expect(response.status).toBe(400)
+    const { error } = (await response.json()) as { error: { field: string; message: string } }
+    expect(error.field).toBe("body")
+    expect(error.message).toContain('"__proto__"')
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined()
+    const broken = await client.raw("/api/eval/jobs", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"seeds":[0],}',
+    })
+    expect(broken.status).toBe(400)
+    expect(((await broken.json()) as { error: { message: string } }).error.message).toMatch(
+      /^body: not valid JSON \(.*position 13/,
+    )
+  })
+
   it("401 JSON without a key, with a malformed key, with an unknown key — on every API route", async () => {
     const paths: ReadonlyArray<["GET" | "POST", string]> = [
       ["POST", "/api/eval/jobs"],

@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net"
 import { Interceptor, type InterceptorService, listeningUrl, type PricingOverrides } from "@proctor/core"
 import { Cause, Context, Deferred, Effect, Exit, Layer, Option, Runtime, Scope } from "effect"
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from "fastify"
+import secureJson from "secure-json-parse"
 import { DEFAULT_REDIS_PREFIX } from "../cluster/ClusterBus.js"
 import { clusterJobManagerLayer } from "../cluster/ClusterJobManager.js"
 import { ClusterStore } from "../cluster/ClusterStore.js"
@@ -102,7 +103,21 @@ export interface JobServer extends ListeningJobServer {
   readonly closed: Promise<void>
 }
 
-const JSON_BODY_ERRORS = new Set(["FST_ERR_CTP_INVALID_JSON_BODY", "FST_ERR_CTP_EMPTY_JSON_BODY"])
+const JSON_BODY_REFUSED = "PROCTOR_JSON_BODY_REFUSED"
+
+/** A request body as JSON; otherwise throws a 400 error whose message says where the JSON broke or which key was refused. */
+const parseJsonBody = (body: string): unknown => {
+  try {
+    return secureJson.parse(body, { protoAction: "error", constructorAction: "ignore" })
+  } catch (cause) {
+    const message = /forbidden prototype property/.test((cause as Error).message)
+      ? 'body: an object key "__proto__" is refused anywhere in the body; rename it'
+      : body.trim() === ""
+        ? "body: empty, expected a JSON object"
+        : `body: not valid JSON (${(cause as Error).message})`
+    throw Object.assign(new Error(message, { cause }), { statusCode: 400, code: JSON_BODY_REFUSED })
+  }
+}
 
 /** The layers of a job server: the store, the secret box, metrics, the job manager, the rate limiter and key cache. */
 export const jobServerLayer = (options: JobServerOptions): Layer.Layer<ApiServices, JobStoreError | SecretBoxError> => {
@@ -172,6 +187,16 @@ const makeApp = async (
         : plain.code(400).send(errorBody("bad_url", "the URL cannot be parsed", { field: "url" }))
     },
   })
+  // fastify's own JSON parser says only "not valid JSON"; this one, the same secure-json-parse with the same
+  // refusal of "__proto__" keys, passes on where the JSON broke or which key was refused.
+  app.removeContentTypeParser("application/json")
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string))
+    } catch (error) {
+      done(error as Error, undefined)
+    }
+  })
   const streams = new Set<() => void>()
   let openApi: Record<string, unknown> | null = null
 
@@ -184,10 +209,8 @@ const makeApp = async (
         .code(413)
         .send(errorBody("payload_too_large", `body: larger than ${bodyLimit} bytes`, { field: "body" }))
     }
-    if (JSON_BODY_ERRORS.has(error.code)) {
-      return reply
-        .code(400)
-        .send(errorBody("invalid_json", `body: not valid JSON (${error.message})`, { field: "body" }))
+    if (error.code === JSON_BODY_REFUSED) {
+      return reply.code(400).send(errorBody("invalid_json", error.message, { field: "body" }))
     }
     if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
       return reply
