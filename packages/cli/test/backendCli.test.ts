@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -114,16 +114,24 @@ describe("proctor eval --backend (contract stub)", () => {
     expect(server.requests[0]!.authorization).toBe(`Bearer ${API_KEY}`)
   })
 
-  it("bad input exits 2 naming the flag or variable: no key, a bad URL, a refused key, --resume with --backend", async () => {
+  it("bad input exits 2 naming the flag or variable: no key, a bad URL, a refused key, --resume with --backend, what a job cannot take", async () => {
     const server = await stub()
     const base = ["eval", "--url", TASK_APP, "--seeds", "0-3"]
-    const [noKey, badUrl, refused, resume] = await Promise.all([
+    const rows = join(tmp, "rows.jsonl")
+    writeFileSync(rows, '{"question": "2 + 2?", "answer": "4"}\n')
+    const dataset = ["eval", "--dataset", rows, "--prompt", "{{ item.question }}", "--model", "m", "--grader", "equals"]
+    const [noKey, badUrl, refused, resume, datasetJob, gradedJob] = await Promise.all([
       runCli([...base, "--backend", server.url], { env: cleanEnv(), cwd: tmp }),
       runCli([...base, "--backend", "not a url"], { env: env(), cwd: tmp }),
       runCli([...base, "--backend", server.url], { env: env({ PROCTOR_API_KEY: "pk_wrong" }), cwd: tmp }),
       runCli(["eval", "--resume", join(tmp, "nothing"), "--backend", server.url], { env: env(), cwd: tmp }),
+      runCli([...dataset, "--inference-url", "http://127.0.0.1:9/v1", "--backend", server.url], {
+        env: env(),
+        cwd: tmp,
+      }),
+      runCli([...base, "--grader", "equals", "--backend", server.url], { env: env(), cwd: tmp }),
     ])
-    for (const result of [noKey, badUrl, refused, resume]) {
+    for (const result of [noKey, badUrl, refused, resume, datasetJob, gradedJob]) {
       expect(result.code, result.stderr).toBe(2)
       expect(result.stderr).not.toMatch(STACK_FRAME)
       expect(result.stderr).not.toContain("pk_wrong")
@@ -132,6 +140,11 @@ describe("proctor eval --backend (contract stub)", () => {
     expect(badUrl.stderr).toContain('--backend: expected an http(s) URL, got "not a url"')
     expect(refused.stderr).toContain("refused the API key")
     expect(resume.stderr).toContain(" jobs watch ID")
+    expect(datasetJob.stderr).toBe(
+      "proctor eval: --backend: a job cannot take --dataset (a dataset eval runs on this machine); drop --backend to run it here\n",
+    )
+    expect(gradedJob.stderr).toContain("--backend: a job cannot take --grader")
+    expect(server.jobs.size).toBe(0)
   })
 
   it("a failed job exits 1 with the server's reason", async () => {

@@ -46,6 +46,25 @@ const policyOf = (config: EvalRunConfigJson): Record<string, unknown> => ({
   ...config.policy_config,
 })
 
+/** What a job cannot carry, by the flag (or key) that asked for it, and where it runs instead. */
+const STAYS_HERE: ReadonlyArray<readonly [keyof EvalRunConfig, string]> = [
+  ["dataset", "--dataset (a dataset eval runs on this machine)"],
+  ["graders", "--grader (graders run on this machine)"],
+  ["judge", "--judge (judges grade on this machine)"],
+  ["cache", "--cache (the response cache is this machine's)"],
+  ["max_run_cost", "--max-run-cost (a job's budget is the server's)"],
+  ["max_run_tokens", "--max-run-tokens (a job's budget is the server's)"],
+]
+
+/**
+ * Why this config cannot go to a job server, naming the flag; null when it can. Nothing a job would leave out is
+ * dropped silently: the user runs it here instead.
+ */
+export const refusedAsJob = (config: EvalRunConfig): string | null => {
+  const found = STAYS_HERE.find(([key]) => config[key] !== undefined && config[key] !== false)
+  return found === undefined ? null : `--backend: a job cannot take ${found[1]}; drop --backend to run it here`
+}
+
 /**
  * The job a resolved config describes: the same config direct mode would run, run by the server instead. Its
  * JSON form (core's config codec) with synth-ai's job names: the policy block, `max_concurrent` and `mode`.

@@ -14,7 +14,7 @@ import { detachOnSignal, followJob } from "./followJob.js"
 import { JobProgressFeed } from "./JobProgressFeed.js"
 import { JobsClient } from "./JobsClient.js"
 import { isSuccessState, jobErrorText } from "./JobsWire.js"
-import { jobSubmission } from "./jobSubmission.js"
+import { jobSubmission, refusedAsJob } from "./jobSubmission.js"
 
 /**
  * `proctor eval --backend URL`: submits the config direct mode would have run as a job, follows it with
@@ -30,6 +30,8 @@ export const runBackendEval = (input: BackendEvalInput): Effect.Effect<ExitCode,
         message: `--resume continues a run on this machine; a job on a server is followed with: ${proctorCommand("jobs", "watch")} ID`,
       })
     }
+    const refused = refusedAsJob(loaded.config)
+    if (refused !== null) return yield* new ConfigError({ reason: "InvalidValue", message: refused })
     const fromConfig = options.backend === undefined && loaded.backendUrl !== null
     const settings = yield* resolveBackend(
       fromConfig

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import type { InterceptorUpstream, RolloutInterception } from "../interceptor/Interceptor.js"
 import { Interceptor } from "../interceptor/Interceptor.js"
-import { poolOf } from "../internal/httpPools.js"
+import { postModel } from "../internal/modelPost.js"
 import { parseRetryAfter } from "../internal/retryAfter.js"
 import type { ModelCall } from "../result/ModelCall.js"
 import { type BackoffPolicy, defaultBackoff, retryDelay } from "../runner/Backoff.js"
@@ -77,18 +77,12 @@ interface Posted {
 const post = (url: string, body: unknown, grader: string) =>
   Effect.tryPromise({
     try: async (signal): Promise<Posted> => {
-      const target = new URL(url)
-      const response = await poolOf(target.origin).request({
-        path: `${target.pathname}${target.search}`,
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${STAND_IN_KEY}` },
-        body: JSON.stringify(body),
-        signal,
-      })
-      const retryAfter = response.headers["retry-after"]
+      const headers = { "content-type": "application/json", authorization: `Bearer ${STAND_IN_KEY}` }
+      const answer = await postModel(url, headers, JSON.stringify(body), signal)
+      const retryAfter = answer.headers["retry-after"]
       return {
-        status: response.statusCode,
-        text: await response.body.text(),
+        status: answer.status,
+        text: answer.text,
         retryAfterMs: parseRetryAfter(typeof retryAfter === "string" ? retryAfter : undefined, Date.now()),
       }
     },

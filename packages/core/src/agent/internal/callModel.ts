@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { poolOf } from "../../internal/httpPools.js"
+import { postModel } from "../../internal/modelPost.js"
 import type { ModelApi } from "../../result/ModelCall.js"
 import type { StopReason } from "../../result/RolloutStep.js"
 import { SolverError } from "../../solver/Solver.js"
@@ -20,17 +20,7 @@ export type Called =
  */
 export const callModel = (url: string, api: ModelApi, body: unknown) =>
   Effect.tryPromise({
-    try: async (signal) => {
-      const target = new URL(url)
-      const response = await poolOf(target.origin).request({
-        path: `${target.pathname}${target.search}`,
-        method: "POST",
-        headers: requestHeaders(api, STAND_IN_KEY),
-        body: JSON.stringify(body),
-        signal,
-      })
-      return { status: response.statusCode, text: await response.body.text() }
-    },
+    try: (signal) => postModel(url, requestHeaders(api, STAND_IN_KEY), JSON.stringify(body), signal),
     catch: (error) => failed(`the model at ${url} is unreachable: ${String(error)}`, true),
   }).pipe(
     Effect.flatMap(({ status, text }): Effect.Effect<Called, SolverError> => {

@@ -1,6 +1,7 @@
-import type { IncomingMessage, ServerResponse } from "node:http"
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http"
 import { Redacted } from "effect"
 import { Pool } from "undici"
+import { type PostedAnswer, registerInProcess } from "../../internal/modelPost.js"
 import { randomHex } from "../../internal/randomHex.js"
 import type { ModelApi, ModelCall, TokenUsage } from "../../result/ModelCall.js"
 import { correlationIdOf, inferProvider, upstreamUrl } from "../InferenceUrl.js"
@@ -9,6 +10,7 @@ import { InterceptorError } from "../InterceptorError.js"
 import type { GatedUpstream, ModelRateGate } from "../ModelRateGate.js"
 import type { ApiAdapter } from "./ApiAdapter.js"
 import { chatCompletionsAdapter } from "./chatCompletions.js"
+import { type ClientResponse, InProcessResponse } from "./ClientResponse.js"
 import { sendError } from "./http.js"
 import { messagesAdapter } from "./messages.js"
 import { ProxyCall } from "./ProxyCall.js"
@@ -69,6 +71,7 @@ export class InterceptorCore implements Recorder {
   /** Each upstream and key's gate, asked once: naming one hashes the key, a cost per rollout otherwise. */
   private readonly gates = new Map<string, GatedUpstream>()
   private publicBase: string | null = null
+  private unregister: (() => void) | null = null
   readonly cache: ResponseStore | null
   private readonly writes = new Set<Promise<void>>()
 
@@ -88,6 +91,7 @@ export class InterceptorCore implements Recorder {
 
   setBaseUrl(url: string): void {
     this.publicBase = url.trim().replace(/\/+$/, "")
+    this.unregister ??= registerInProcess(this)
   }
 
   baseUrl(): string | null {
@@ -152,8 +156,30 @@ export class InterceptorCore implements Recorder {
   }
 
   handle(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
+    this.route(req.url ?? "/", req.method ?? "?", req.headers, res, body)
+  }
+
+  /**
+   * A call from this process to one of this interceptor's URLs, answered as `handle` answers it over HTTP (the
+   * interceptor's tests hold the two alike); null when the URL is not this interceptor's.
+   */
+  callInProcess(
+    url: string,
+    headers: IncomingHttpHeaders,
+    body: string,
+    signal: AbortSignal | undefined,
+  ): Promise<PostedAnswer> | null {
+    const base = this.publicBase
+    if (base === null || !url.startsWith(base) || url.charCodeAt(base.length) !== 47 /* "/" */) return null
+    const res = new InProcessResponse(signal)
+    const lower: IncomingHttpHeaders = {}
+    for (const name in headers) lower[name.toLowerCase()] = headers[name]
+    this.route(url.slice(base.length), "POST", lower, res, Buffer.from(body))
+    return res.answer
+  }
+
+  private route(url: string, method: string, headers: IncomingHttpHeaders, res: ClientResponse, body: Buffer): void {
     try {
-      const url = req.url ?? "/"
       const query = url.indexOf("?")
       const path = query === -1 ? url : url.slice(0, query)
       const cid = cidOf(url, path)
@@ -167,23 +193,17 @@ export class InterceptorCore implements Recorder {
         sendError(
           res,
           404,
-          `Unknown request URL: ${req.method ?? "?"} ${path.startsWith(`/${cid}`) ? path.slice(cid!.length + 1) || "/" : path}`,
+          `Unknown request URL: ${method} ${path.startsWith(`/${cid}`) ? path.slice(cid!.length + 1) || "/" : path}`,
           "invalid_request_error",
           "unknown_url",
         )
         return
       }
-      if (req.method !== "POST") {
-        sendError(
-          res,
-          405,
-          `${req.method ?? "?"} is not allowed here; use POST`,
-          "invalid_request_error",
-          "method_not_allowed",
-        )
+      if (method !== "POST") {
+        sendError(res, 405, `${method} is not allowed here; use POST`, "invalid_request_error", "method_not_allowed")
         return
       }
-      new ProxyCall(this, session, adapter, res).start(req, body)
+      new ProxyCall(this, session, adapter, res).start(headers, body)
     } catch (error) {
       // A bug here must cost one request, not the server.
       sendError(
@@ -216,6 +236,8 @@ export class InterceptorCore implements Recorder {
 
   /** Stops everything: in-flight calls are cancelled (and published), pools destroyed. */
   async shutdown(): Promise<void> {
+    this.unregister?.()
+    this.unregister = null
     for (const session of this.sessions.values()) {
       for (const call of [...session.inFlight]) call.cancel("interceptor shut down before the call finished", true)
       session.open = false

@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http"
+import type { IncomingHttpHeaders } from "node:http"
 import type { Dispatcher } from "undici"
 import { isRecord } from "../../internal/isRecord.js"
 import { randomHex } from "../../internal/randomHex.js"
@@ -7,6 +7,7 @@ import type { ModelCall } from "../../result/ModelCall.js"
 import { type ApiAdapter, type CallSummary, DROP, EMPTY_SUMMARY, type StreamAssembler, TOKEN } from "./ApiAdapter.js"
 import { describeLimit, reachLimit, refusingLimit, refusingTurn, spend } from "./budget.js"
 import { cacheKeyOf } from "./cacheKey.js"
+import type { ClientResponse } from "./ClientResponse.js"
 import { clientHeaders, headerString, sendError, sendLimitError, upstreamHeaders } from "./http.js"
 import { withIncludeUsage } from "./includeUsage.js"
 import { errorMessageOf, parseJson, stringOrNull } from "./json.js"
@@ -101,14 +102,14 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
     private readonly recorder: Recorder,
     private readonly session: Session,
     private readonly adapter: ApiAdapter,
-    private readonly res: ServerResponse,
+    private readonly res: ClientResponse,
   ) {
     this.slot = session.started++
     session.inFlight.add(this)
     res.once("close", this.onClientClose)
   }
 
-  start(req: IncomingMessage, body: Buffer): void {
+  start(headers: IncomingHttpHeaders, body: Buffer): void {
     const parsed = body.length === 0 ? undefined : parseJson(body.toString("utf8"))
     if (!isRecord(parsed)) {
       sendError(this.res, 400, "request body must be a JSON object", "invalid_request_error", "invalid_json")
@@ -149,7 +150,7 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
     this.upstreamRequest = {
       method: "POST",
       path,
-      headers: upstreamHeaders(req.headers, this.adapter.api, apiKey),
+      headers: upstreamHeaders(headers, this.adapter.api, apiKey),
       body: upstreamBody,
     }
     const cache = this.recorder.cache

@@ -1,6 +1,7 @@
-import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from "node:http"
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http"
 import type { ModelApi } from "../../result/ModelCall.js"
 import type { InterceptedLimit } from "../Interceptor.js"
+import type { ClientResponse } from "./ClientResponse.js"
 
 /** Client headers that say something about the call itself; everything else stays between client and proxy. */
 const FORWARDED = [
@@ -81,7 +82,7 @@ export const headerString = (value: string | ReadonlyArray<string> | undefined):
 export const errorBody = (message: string, type: string, code: string): string =>
   JSON.stringify({ error: { message, type, param: null, code } })
 
-export const sendError = (res: ServerResponse, status: number, message: string, type: string, code: string): void => {
+export const sendError = (res: ClientResponse, status: number, message: string, type: string, code: string): void => {
   if (res.headersSent) {
     res.destroy()
     return
@@ -95,7 +96,7 @@ export const sendError = (res: ServerResponse, status: number, message: string, 
  * The answer to a call over the rollout's budget, in the API's own error shape so the agent's client reads it as an
  * error (OpenAI's for chat completions and responses, Anthropic's for messages), with proctor's type and code.
  */
-export const sendLimitError = (res: ServerResponse, api: ModelApi, code: InterceptedLimit, message: string) => {
+export const sendLimitError = (res: ClientResponse, api: ModelApi, code: InterceptedLimit, message: string) => {
   const error = { type: "proctor_limit", code, message }
   const body = JSON.stringify(
     api === "messages" ? { type: "error", error } : { error: { message, type: error.type, param: null, code } },
