@@ -4,7 +4,8 @@ import { isDeepStrictEqual } from "node:util"
 import { Effect, Either } from "effect"
 import { ConfigError } from "../config/ConfigError.js"
 import type { EvalRunConfig } from "../config/EvalRunConfig.js"
-import { type Dataset, loadDataset } from "../dataset/Dataset.js"
+import { loadDataset } from "../dataset/Dataset.js"
+import { type DatasetCursor, jsonlCursor } from "../dataset/DatasetCursor.js"
 import { graderSetupError } from "../dataset/DatasetRun.js"
 import type { RolloutInterception } from "../interceptor/Interceptor.js"
 import { isRecord } from "../internal/isRecord.js"
@@ -60,9 +61,41 @@ export interface GradeRunOptions {
 
 const invalid = (message: string) => new ConfigError({ reason: "InvalidValue", message })
 
-/** The row a stored result is graded against: its dataset row, else what its task said of it. */
-const itemsOf = (dataset: Dataset | null) => (result: EvalResult) =>
-  dataset === null ? itemOfFinal(result, result.seed) : (dataset.rows[result.seed] ?? {})
+/**
+ * Where each reader of a run's rows (the grading, each judge's observations) gets them: a cursor of its own over a
+ * JSONL dataset (each reads in seed order, holding one row); a CSV dataset read whole, once; without a dataset, what
+ * each result's task said of its row. A row that cannot be read is a string saying why.
+ */
+type RowReader = () => (result: EvalResult) => Readonly<Record<string, unknown>> | string
+
+const datasetRows = (path: string) =>
+  Effect.gen(function* () {
+    const cannotRead = (error: { readonly message: string }) =>
+      invalid(`${error.message} (the run's dataset: run proctor grade from where the run was started)`)
+    if (!/\.jsonl?$/i.test(path)) {
+      const { rows } = yield* Effect.mapError(loadDataset(path), cannotRead)
+      const reader: RowReader = () => (result) => rows[result.seed] ?? `dataset ${path} has no row ${result.seed + 1}`
+      return reader
+    }
+    const first = yield* Effect.try({ try: () => jsonlCursor(path), catch: (error) => cannotRead(error as Error) })
+    const opened = [first]
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        for (const cursor of opened) cursor.close()
+      }),
+    )
+    // The first reader takes the cursor opened above (a missing file is the command's error); the others open theirs.
+    let spare: DatasetCursor | undefined = first
+    const reader: RowReader = () => {
+      const cursor = spare ?? jsonlCursor(path)
+      if (cursor !== spare) opened.push(cursor)
+      spare = undefined
+      return (result) => cursor.row(result.seed)
+    }
+    return reader
+  })
+
+const taskRows: RowReader = () => (result) => itemOfFinal(result, result.seed)
 
 /**
  * A stored result graded again: the set's score is its `score` (and, for task-app and agent runs, its
@@ -108,12 +141,8 @@ export const gradeRun = Effect.fn("gradeRun")(function* (options: GradeRunOption
   )
   const judge = options.judge ?? stored.judge
   const config: EvalRunConfig = { ...stored, graders: options.specs, ...(judge === undefined ? {} : { judge }) }
-  const dataset =
-    config.dataset === undefined
-      ? null
-      : yield* Effect.mapError(loadDataset(config.dataset), (error) =>
-          invalid(`${error.message} (the run's dataset: run proctor grade from where the run was started)`),
-        )
+  const isDataset = config.dataset !== undefined
+  const rowReader = config.dataset === undefined ? taskRows : yield* datasetRows(config.dataset)
   const graders = yield* Effect.mapError(makeGraderSet(options.specs, judge), graderSetupError(options.specs))
   const dir = graderSetDir(options.runDir, name)
   if (existsSync(join(dir, "config.json"))) {
@@ -133,7 +162,7 @@ export const gradeRun = Effect.fn("gradeRun")(function* (options: GradeRunOption
     passThreshold: config.pass_threshold,
     clusterBy: config.cluster_by,
   })
-  const itemOf = itemsOf(dataset)
+  const itemOf = rowReader()
   // A set's judges store their calls in the set's own model_calls.jsonl, counted apart in its summary.
   const calls = graders.judged ? yield* makeRunDirectoryStore(dir, config) : null
   const judges =
@@ -145,9 +174,14 @@ export const gradeRun = Effect.fn("gradeRun")(function* (options: GradeRunOption
         )
   const gradeOne = (result: EvalResult): Effect.Effect<EvalResult> => {
     if (result.status !== "ok") return Effect.succeed(result)
-    const input: GraderInput = { answer: answerOfFinal(result, []), item: itemOf(result), ...toolCallsOf(result) }
+    const item = itemOf(result)
+    if (typeof item === "string") {
+      const unread = new GraderError({ reason: "Unloadable", grader: "(dataset)", message: item })
+      return Effect.succeed(regraded(result, unread, isDataset))
+    }
+    const input: GraderInput = { answer: answerOfFinal(result, []), item, ...toolCallsOf(result) }
     if (graders.gradeSync !== null) {
-      return Effect.succeed(regraded(result, gradeSyncly(graders.gradeSync, input), dataset !== null))
+      return Effect.succeed(regraded(result, gradeSyncly(graders.gradeSync, input), isDataset))
     }
     const rollout = {
       rolloutId: `${manifest.run_id}-${name}-${rolloutKeyId(result)}`,
@@ -158,12 +192,12 @@ export const gradeRun = Effect.fn("gradeRun")(function* (options: GradeRunOption
       Effect.provideService(RunJudges, judges),
       Effect.provideService(JudgedRollout, rollout),
       Effect.either,
-      Effect.map((outcome) => regraded(result, Either.merge(outcome), dataset !== null)),
+      Effect.map((outcome) => regraded(result, Either.merge(outcome), isDataset)),
     )
   }
   // The set's judges' verdicts, beside the run's own judges' (named `run/…`): a second judge's agreement shows.
-  const observations = judgeObservationsOf(options.specs, judge, dataset, "")
-  const runJudges = judgeObservationsOf(stored.graders ?? [], stored.judge, dataset, `${RUN_GRADES}/`)
+  const observations = judgeObservationsOf(options.specs, judge, rowReader, "")
+  const runJudges = judgeObservationsOf(stored.graders ?? [], stored.judge, rowReader, `${RUN_GRADES}/`)
   const take = (result: EvalResult) => {
     summary.add(result)
     observations.add(result)
@@ -226,9 +260,20 @@ const RUN_GRADES = "run"
 const judgeObservationsOf = (
   specs: ReadonlyArray<GraderSpec>,
   evalJudge: JudgeSettings | undefined,
-  dataset: Dataset | null,
+  rowReader: RowReader,
   prefix: string,
-) => new JudgeObservations({ specs, evalJudge, rowOf: itemsOf(dataset), prefix })
+) => {
+  const rowOf = rowReader()
+  return new JudgeObservations({
+    specs,
+    evalJudge,
+    rowOf: (result) => {
+      const row = rowOf(result)
+      return typeof row === "string" ? undefined : row
+    },
+    prefix,
+  })
+}
 
 /** A rule set's verdicts without an Effect per rollout; its `GraderError` as a value. */
 /** The tools a dataset run's model called, as its result stored them (`details.tool_calls`). */
