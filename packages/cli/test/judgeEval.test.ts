@@ -226,3 +226,86 @@ describe("a rubric judge after a task app's rollouts", () => {
     }
   }, 120_000)
 })
+
+describe("promptfoo's model-graded assertions, on proctor's judge", () => {
+  const TESTS = ROWS.slice(0, 20)
+  const promptfooConfig = () => {
+    const path = join(tmp, "promptfooconfig.yaml")
+    writeFileSync(
+      path,
+      [
+        'prompts: ["{{question}}"]',
+        "providers: [openai:chat:baseline]",
+        "defaultTest:",
+        "  assert:",
+        "    - { type: llm-rubric, value: The answer is the correct sum as a bare number }",
+        "    - { type: g-eval, value: [The answer is a number, It is the sum], threshold: 0.6 }",
+        "    - { type: model-graded-closedqa, value: The answer is the sum of the two numbers }",
+        "    - { type: factuality, value: '{{answer}}' }",
+        "tests:",
+        ...TESTS.map((row) => `  - vars: { question: ${JSON.stringify(row.question)}, answer: "${row.answer}" }`),
+      ].join("\n"),
+    )
+    return path
+  }
+
+  it("runs each as one of proctor's model graders, its judge's calls recorded as the judge's", async () => {
+    const runDir = join(tmp, "promptfoo-judged")
+    const run = await proctor([
+      "eval",
+      ...["--from-promptfoo", promptfooConfig(), "--model", "baseline", "--inference-url", baseline.url],
+      ...["--judge", `{ model = "baseline", inference_url = "${baseline.url}" }`, "--run-dir", runDir, "--json"],
+    ])
+    expect(run.code, run.stderr).toBe(0)
+    const stored = results(runDir)
+    expect(stored).toHaveLength(TESTS.length)
+    for (const result of stored) {
+      const grades = result.grades!
+      expect(Object.keys(grades).sort()).toEqual(
+        ["factuality", "g-eval", "llm-rubric", "model-graded-closedqa", "score"].sort(),
+      )
+      // The rubric kinds score 0–10 over 10 and pass at their thresholds; the others pass on the judge's label.
+      const rubric = grades["llm-rubric"]!.details as { raw_score: number; range: [number, number] }
+      expect(rubric.range).toEqual([0, 10])
+      expect(grades["llm-rubric"]!.passed).toBe(rubric.raw_score >= 5)
+      const geval = grades["g-eval"]!.details as { raw_score: number }
+      expect(grades["g-eval"]!.passed).toBe(geval.raw_score >= 6)
+      const label = (grades.factuality!.details as { label: string }).label
+      expect(["A", "B", "C", "D", "E"]).toContain(label)
+      expect(grades.factuality!.passed).toBe(label !== "D")
+      // promptfoo's rule: the test passes when every assertion does.
+      expect(grades.score!.passed).toBe(Object.entries(grades).every(([name, v]) => name === "score" || v.passed))
+    }
+    // Right answers pass and wrong ones fail, but for the judge's known error on one item in five.
+    const agreeing = stored.filter(
+      (result) =>
+        result.grades!.factuality!.passed ===
+        ((result.details as { answer: string }).answer === TESTS[result.seed]!.answer),
+    )
+    expect(agreeing.length).toBeGreaterThanOrEqual(TESTS.length * 0.6)
+    expect(agreeing.length).toBeLessThan(TESTS.length)
+    const judged = calls(runDir).filter((call) => call.role === "judge")
+    expect(judged).toHaveLength(TESTS.length * 4)
+    expect(new Set(judged.map((call) => call.grader))).toEqual(
+      new Set(["llm-rubric", "g-eval", "model-graded-closedqa", "factuality"]),
+    )
+    expect(summaryOf(runDir).judge?.calls).toBe(TESTS.length * 4)
+  }, 120_000)
+
+  it("without a judge, or with promptfoo's own grading provider, it stops before anything runs, naming the key", async () => {
+    const config = promptfooConfig()
+    const noJudge = await proctor(["eval", "--from-promptfoo", config, "--inference-url", baseline.url])
+    expect(noJudge.code).toBe(2)
+    expect(noJudge.stderr).toBe(
+      `proctor eval: ${config}: defaultTest.assert[0]: "llm-rubric" asks a judge model: give one with --judge (or [eval.judge])\n`,
+    )
+    const withProvider = join(tmp, "provider.yaml")
+    writeFileSync(
+      withProvider,
+      'prompts: ["{{q}}"]\nproviders: [openai:chat:baseline]\ntests:\n  - vars: { q: hi }\n    assert: [{ type: llm-rubric, value: polite, provider: openai:gpt-4.1 }]\n',
+    )
+    const refused = await proctor(["eval", "--from-promptfoo", withProvider, "--inference-url", baseline.url])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain("tests[0].assert[0].provider: the model that grades is proctor's judge")
+  }, 60_000)
+})

@@ -34,7 +34,7 @@ export interface GraderSet {
   readonly gradeSync: ((input: GraderInput) => GradeOutcome) | null
 }
 
-type ModelGrader = (input: GraderInput) => Effect.Effect<GraderVerdict, GraderError | JudgeError, RunJudges>
+export type ModelGrader = (input: GraderInput) => Effect.Effect<GraderVerdict, GraderError | JudgeError, RunJudges>
 
 type Compiled =
   | { readonly name: string; readonly weight: number; readonly rule: RuleGrader }
@@ -59,7 +59,7 @@ const asGraderError = (error: unknown): GraderError =>
     : new GraderError({ reason: "Threw", grader: "?", message: String(error), cause: error })
 
 /** A model grader bound to its judge: each verdict asks the run's client of that judge. */
-const modelGrader = (name: string, spec: ModelGraderSpec, evalJudge: JudgeSettings | undefined) =>
+export const modelGrader = (name: string, spec: ModelGraderSpec, evalJudge: JudgeSettings | undefined) =>
   Effect.gen(function* () {
     const settings = judgeOf(spec, evalJudge)
     if (settings === null) {

@@ -1,20 +1,30 @@
 import type { Effect } from "effect"
 import type { GraderError, GraderVerdict } from "../grader/Grader.js"
+import type { ModelGraderSpec } from "../judge/ModelGraderSpec.js"
 
 /**
  * One check of an imported test (a promptfoo assertion, an OpenAI testing criterion), bound to its row: the
  * answer in, a verdict out. Each runs one of proctor's graders and applies the source's own rule on top
  * (a `not-` prefix, a threshold). A rule answers at once; a check that runs a program (a Python grader) answers an
- * effect.
+ * effect; a model-graded one is one of proctor's model graders, asking the run's judge about the answer to its row's
+ * prompt, with `item` as the row its grader reads (a reference, say).
  */
 export type ImportedCheck = {
   /** The verdict's name in the rollout's grades (unique within its row). */
   readonly name: string
   readonly weight: number
-} & (
+} & ImportedCheckKind
+
+/** How an imported check reaches its verdict. */
+export type ImportedCheckKind =
   | { readonly rule: (answer: string) => GraderVerdict }
   | { readonly run: (answer: string) => Effect.Effect<GraderVerdict, GraderError> }
-)
+  | {
+      readonly model: ModelGraderSpec
+      readonly item: Readonly<Record<string, unknown>>
+      /** The key path of what it was read from, for the line saying it needs a judge. */
+      readonly path: string
+    }
 
 /** How a row's verdicts make its own: promptfoo's weighted mean and all-must-pass, or another source's rule. */
 export type ImportedAggregate = (

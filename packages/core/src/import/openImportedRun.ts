@@ -5,7 +5,8 @@ import type { Dataset } from "../dataset/Dataset.js"
 import { datasetSolver, type RowPrompt } from "../dataset/DatasetSolver.js"
 import { runJudgesOrNone } from "../grader/GradedSolver.js"
 import { GraderError, type GraderInput, type GraderVerdict, type GraderVerdicts } from "../grader/Grader.js"
-import { type GradeOutcome, type GraderSet, SCORE_GRADER } from "../grader/GraderSet.js"
+import { type GradeOutcome, type GraderSet, type ModelGrader, modelGrader, SCORE_GRADER } from "../grader/GraderSet.js"
+import type { JudgeSettings } from "../judge/JudgeSettings.js"
 import { Solver } from "../solver/Solver.js"
 import type { ImportedCheck, ImportedEval, ImportedRow } from "./ImportedEval.js"
 import { readImportedEval } from "./readImportedEval.js"
@@ -16,7 +17,7 @@ import { readImportedEval } from "./readImportedEval.js"
  * weighted mean, passed when every assertion passed or the test's threshold was reached), so it is the run's score
  * and its pass rate is the source's pass rate; each check is a metric of its own beside it.
  */
-export const importedGraderSet = (rows: ReadonlyArray<ImportedRow>): GraderSet => {
+export const importedGraderSet = (rows: ReadonlyArray<ImportedRow>, judge?: JudgeSettings): GraderSet => {
   const byItem = new Map<Readonly<Record<string, unknown>>, ImportedRow>(rows.map((row) => [row.item, row]))
   const names = [SCORE_GRADER, ...new Set(rows.flatMap((row) => row.checks.map((check) => check.name)))]
   const rowOf = (item: GraderInput["item"]): ImportedRow => {
@@ -39,6 +40,28 @@ export const importedGraderSet = (rows: ReadonlyArray<ImportedRow>): GraderSet =
       ? error
       : new GraderError({ reason: "Threw", grader: SCORE_GRADER, message: String(error), cause: error })
   const allRules = rows.every((row) => row.checks.every((check) => "rule" in check))
+  // A model check's grader is bound to the run's judge once, on first use (every check of a test shares its spec).
+  const modelGraders = new Map<ImportedCheck, Effect.Effect<ModelGrader, GraderError>>()
+  const graderOf = (check: Extract<ImportedCheck, { model: unknown }>) => {
+    let grader = modelGraders.get(check)
+    if (grader === undefined) {
+      grader = Effect.cached(modelGrader(check.name, check.model, judge)).pipe(Effect.runSync)
+      modelGraders.set(check, grader)
+    }
+    return grader
+  }
+  const verdictOf = (check: ImportedCheck, input: GraderInput) =>
+    "rule" in check
+      ? Effect.try({ try: () => check.rule(input.answer), catch: asGraderError })
+      : "run" in check
+        ? check.run(input.answer)
+        : Effect.flatMap(graderOf(check), (grade) =>
+            grade({
+              answer: input.answer,
+              item: check.item,
+              ...(input.prompt === undefined ? {} : { prompt: input.prompt }),
+            }),
+          )
   const gradeSync = ({ answer, item }: GraderInput): GradeOutcome => {
     const row = rowOf(item)
     return outcome(
@@ -52,8 +75,7 @@ export const importedGraderSet = (rows: ReadonlyArray<ImportedRow>): GraderSet =
   return {
     specs: [],
     names,
-    // Imported checks are rules or Python functions: model-graded kinds are refused at import, so no judge is asked.
-    judged: false,
+    judged: rows.some((row) => row.checks.some((check) => "model" in check)),
     gradeSync: allRules ? gradeSync : null,
     grade: (input) =>
       allRules
@@ -61,12 +83,7 @@ export const importedGraderSet = (rows: ReadonlyArray<ImportedRow>): GraderSet =
         : Effect.gen(function* () {
             const row = yield* Effect.try({ try: () => rowOf(input.item), catch: asGraderError })
             const verdicts = yield* Effect.forEach(row.checks, (check) =>
-              Effect.map(
-                "rule" in check
-                  ? Effect.try({ try: () => check.rule(input.answer), catch: asGraderError })
-                  : check.run(input.answer),
-                (verdict) => ({ check, verdict }),
-              ),
+              Effect.map(verdictOf(check, input), (verdict) => ({ check, verdict })),
             )
             return outcome(row, verdicts)
           }),
@@ -88,7 +105,7 @@ export const importedDatasetRun = (config: EvalRunConfig, imported: ImportedEval
     solver: Layer.effect(
       Solver,
       Effect.map(runJudgesOrNone, (judges) =>
-        datasetSolver(config, dataset, prompts, importedGraderSet(imported.rows), judges),
+        datasetSolver(config, dataset, prompts, importedGraderSet(imported.rows, config.judge), judges),
       ),
     ),
     taskIdOf: (seed: number) => dataset.ids[seed] ?? seed,
@@ -106,6 +123,13 @@ export const openImportedRun = Effect.fn("Import.openRun")(function* (config: Ev
         message: `seeds: ${seed} is past the last test of ${imported.source} (${imported.rows.length} tests: seeds 0-${imported.rows.length - 1})`,
       })
     }
+  }
+  const judged = imported.rows.flatMap((row) => row.checks).find((check) => "model" in check)
+  if (judged !== undefined && "model" in judged && config.judge === undefined) {
+    return yield* new ConfigError({
+      reason: "Missing",
+      message: `${imported.source}: ${judged.path}: "${judged.model.name}" asks a judge model: give one with --judge (or [eval.judge])`,
+    })
   }
   return importedDatasetRun(config, imported)
 })

@@ -51,8 +51,14 @@ describe("--from-promptfoo", () => {
     expect(
       refusal(config("  - vars: { word: hi }\n    assert: [{ type: javascript, value: 'output.length > 1' }]\n")),
     ).toMatch(/^tests\[0\]\.assert\[0\]\.type: "javascript" is not supported/)
-    expect(refusal(config("  - vars: { word: hi }\n    assert: [{ type: llm-rubric, value: is polite }]\n"))).toMatch(
-      /^tests\[0\]\.assert\[0\]\.type: "llm-rubric" is not supported: model-graded assertions are not mapped/,
+    expect(refusal(config("  - vars: { word: hi }\n    assert: [{ type: not-llm-rubric, value: rude }]\n"))).toBe(
+      'tests[0].assert[0].type: "not-llm-rubric": a negated model-graded assertion is not mapped',
+    )
+    expect(
+      refusal(config("  - vars: { word: hi }\n    assert: [{ type: factuality, value: hi, threshold: 0.5 }]\n")),
+    ).toBe('tests[0].assert[0].threshold: "factuality" passes or fails on the judge\'s verdict, not a threshold')
+    expect(refusal(config("  - vars: { word: hi }\n    assert: [{ type: answer-relevance }]\n"))).toMatch(
+      /^tests\[0\]\.assert\[0\]\.type: "answer-relevance" is not supported: it needs an embedding model/,
     )
     expect(
       refusal(config("  - vars: { word: hi }\n    assert: [{ type: contains, value: hi, transform: x }]\n")),

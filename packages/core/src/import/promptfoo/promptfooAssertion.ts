@@ -3,11 +3,10 @@ import type { GraderVerdict } from "../../grader/Grader.js"
 import type { GraderSpec } from "../../grader/GraderSpec.js"
 import { compileRuleGrader } from "../../grader/RuleGraders.js"
 import { isRecord } from "../../internal/isRecord.js"
+import type { ImportedCheckKind } from "../ImportedEval.js"
 import { ImportProblem, shown } from "../ImportProblem.js"
 import { renderVars } from "../VarsTemplate.js"
-
-/** The column of the synthetic row a check hands proctor's grader: the assertion's value, rendered for the test. */
-const EXPECTED = "expected"
+import { EXPECTED, MODEL_GRADED, modelGradedSpec } from "./promptfooModelGraded.js"
 
 /** promptfoo's assertion types proctor runs, by the rule each passes on (all score 1 or 0, as promptfoo's do). */
 const SUPPORTED = [
@@ -37,12 +36,12 @@ const UNSUPPORTED_WHY: Readonly<Record<string, string>> = {
   "contains-json": "proctor's graders check whole answers as JSON (is-json), not JSON found inside text",
   "assert-set": "nested assertion sets are not mapped yet",
   levenshtein: "promptfoo passes on an edit distance in characters; proctor's fuzzy similarity is a ratio",
-  ...Object.fromEntries(
-    ["llm-rubric", "factuality", "model-graded-factuality", "model-graded-closedqa", "g-eval"].map((type) => [
-      type,
-      "model-graded assertions are not mapped onto proctor's model graders (rubric, label, fact) yet",
-    ]),
-  ),
+  "answer-relevance": "it needs an embedding model, which proctor's graders do not call",
+  "context-faithfulness": "proctor's dataset runs have no retrieved context",
+  "context-recall": "proctor's dataset runs have no retrieved context",
+  "context-relevance": "proctor's dataset runs have no retrieved context",
+  "select-best": "it compares the outputs of several prompts in one test, which proctor grades one by one",
+  "max-score": "it compares the outputs of several prompts in one test, which proctor grades one by one",
 }
 
 /** promptfoo's comma-separated list (`"a, b, \"c, d\""`): items trimmed, double quotes keep commas in. */
@@ -145,20 +144,38 @@ const passRule = (type: Supported, value: unknown, path: string): ((answer: stri
   }
 }
 
+const weightOf = (weight: unknown = 1, path: string): number => {
+  if (typeof weight !== "number" || !Number.isFinite(weight) || weight < 0)
+    throw new ImportProblem(`${path}.weight`, `expected a number ≥ 0, not ${shown(weight)}`)
+  return weight
+}
+
+const metricOf = (metric: unknown, path: string): string | undefined => {
+  if (metric !== undefined && (typeof metric !== "string" || metric.trim() === ""))
+    throw new ImportProblem(`${path}.metric`, "expected a name")
+  return metric
+}
+
 const ASSERTION_KEYS = new Set(["type", "value", "weight", "metric", "threshold", "description"])
 
 /**
  * A promptfoo assertion (`{ type, value, weight, metric, threshold }`, type with an optional `not-`) bound to one
- * test's vars, as a check whose verdict passes, and scores 1 or 0, as promptfoo's would. Anything proctor cannot
- * run the same way is an `ImportProblem` naming its key.
+ * test's vars, as a check whose verdict passes, and scores, as promptfoo's would: a rule (1 or 0), or a model
+ * grader asking the run's judge (`promptfooModelGraded.ts`). Anything proctor cannot run the same way is an
+ * `ImportProblem` naming its key.
  */
 export const promptfooCheck = (
   assertion: unknown,
   vars: Readonly<Record<string, unknown>>,
   path: string,
-): { readonly baseName: string; readonly weight: number; readonly rule: (answer: string) => GraderVerdict } => {
+): { readonly baseName: string; readonly weight: number } & ImportedCheckKind => {
   if (!isRecord(assertion)) throw new ImportProblem(path, `expected an assertion table, not ${shown(assertion)}`)
   for (const key of Object.keys(assertion)) {
+    if (key === "provider")
+      throw new ImportProblem(
+        `${path}.provider`,
+        "the model that grades is proctor's judge: give it with --judge (or [eval.judge]) and remove this key",
+      )
     if (!ASSERTION_KEYS.has(key))
       throw new ImportProblem(`${path}.${key}`, "is not supported (proctor would not apply it): remove it")
   }
@@ -166,6 +183,23 @@ export const promptfooCheck = (
   if (typeof type !== "string" || type === "") throw new ImportProblem(`${path}.type`, "expected an assertion type")
   const inverse = type.startsWith("not-")
   const base = inverse ? type.slice("not-".length) : type
+  const weight = weightOf(assertion.weight, path)
+  const metric = metricOf(assertion.metric, path)
+  if (MODEL_GRADED.includes(base)) {
+    if (inverse)
+      throw new ImportProblem(`${path}.type`, `${JSON.stringify(type)}: a negated model-graded assertion is not mapped`)
+    const value = rendered(assertion.value, vars, path)
+    const threshold = assertion.threshold
+    if (threshold !== undefined && (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1)))
+      throw new ImportProblem(`${path}.threshold`, `expected a number from 0 to 1, not ${shown(threshold)}`)
+    return {
+      baseName: metric ?? type,
+      weight,
+      model: modelGradedSpec(base, value, threshold, path),
+      item: typeof value === "string" ? { [EXPECTED]: value } : {},
+      path,
+    }
+  }
   if (!(SUPPORTED as ReadonlyArray<string>).includes(base)) {
     const why = UNSUPPORTED_WHY[base] ?? "proctor has no grader that passes on the same rule"
     throw new ImportProblem(`${path}.type`, `${JSON.stringify(type)} is not supported: ${why}`)
@@ -175,12 +209,6 @@ export const promptfooCheck = (
       `${path}.threshold`,
       `"${base}" passes or fails outright; promptfoo ignores a threshold on it`,
     )
-  const weight = assertion.weight ?? 1
-  if (typeof weight !== "number" || !Number.isFinite(weight) || weight < 0)
-    throw new ImportProblem(`${path}.weight`, `expected a number ≥ 0, not ${shown(weight)}`)
-  const metric = assertion.metric
-  if (metric !== undefined && (typeof metric !== "string" || metric.trim() === ""))
-    throw new ImportProblem(`${path}.metric`, "expected a name")
   const passes = passRule(base as Supported, rendered(assertion.value, vars, path), path)
   return {
     baseName: metric ?? type,
