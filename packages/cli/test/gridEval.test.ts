@@ -300,3 +300,56 @@ describe("a grid run killed with SIGKILL", () => {
     }
   }, 300_000)
 })
+
+describe("a promptfoo config with several providers", () => {
+  const config = (providers: ReadonlyArray<string>) => {
+    const path = join(tmp, `providers-${providers.length}-${Math.random().toString(36).slice(2)}.yaml`)
+    writeFileSync(
+      path,
+      [
+        'prompts: ["What is {{a}} + {{b}}? Answer with the number only."]',
+        "providers:",
+        ...providers.map((provider) => `  - ${provider}`),
+        "defaultTest:",
+        "  assert: [{ type: equals, value: '{{sum}}' }]",
+        "tests:",
+        ...rows.slice(0, 40).map((row) => `  - vars: { a: ${row.a}, b: ${row.b}, sum: "${row.a + row.b}" }`),
+      ].join("\n"),
+    )
+    return path
+  }
+
+  it("is a grid run, a variant per provider on the same tests, ranked like any grid", async () => {
+    const runDir = join(tmp, "promptfoo-grid")
+    const run = await proctor([
+      ...["eval", "--from-promptfoo", config(["openai:chat:baseline@4", "openai:chat:baseline@16"])],
+      ...["--inference-url", baseline.url, "--run-dir", runDir, "--json"],
+    ])
+    expect(run.code, run.stderr).toBe(0)
+    const { comparison } = JSON.parse(run.stdout) as { comparison: GridComparison }
+    expect(comparison.variants.map((variant) => variant.label).sort()).toEqual(["baseline@16", "baseline@4"])
+    expect(readdirSync(join(runDir, "variants")).sort()).toEqual(["baseline@16", "baseline@4"])
+    for (const name of ["baseline@4", "baseline@16"]) {
+      const stored = results(join(runDir, "variants", name))
+      expect(stored).toHaveLength(40)
+      // Each variant asked its own model: the baseline slips one sum in N, so @4 errs on more rows than @16.
+      expect(stored.every((result) => result.grades?.equals !== undefined)).toBe(true)
+    }
+    const wrong = (name: string) =>
+      results(join(runDir, "variants", name)).filter((result) => result.grades?.equals?.passed === false).length
+    expect(wrong("baseline@4")).toBeGreaterThan(wrong("baseline@16"))
+  }, 120_000)
+
+  it("a provider's own apiBaseUrl is its variant's endpoint, checked before anything runs", async () => {
+    const run = await proctor([
+      ...["eval", "--from-promptfoo"],
+      config([
+        "openai:chat:baseline@4",
+        "{ id: openai:chat:baseline@8, config: { apiBaseUrl: 'http://127.0.0.1:9/v1' } }",
+      ]),
+      ...["--inference-url", baseline.url, "--run-dir", join(tmp, "promptfoo-grid-unreachable")],
+    ])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain("the model endpoint http://127.0.0.1:9/v1 cannot be reached")
+  }, 60_000)
+})

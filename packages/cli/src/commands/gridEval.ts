@@ -15,6 +15,7 @@ import {
   noModelEndpoint,
   openDatasetRun,
   openGridVariants,
+  openImportedRun,
   type RunEvent,
   startGridRun,
   usePriceTableFile,
@@ -66,11 +67,16 @@ const unsupported = (options: EvalOptions, loaded: LoadedConfig | null): string 
   return null
 }
 
-/** A variant's solver: its dataset run (prompts and graders of its own config), else the task app's. */
+/**
+ * A variant's solver: its imported eval's (promptfoo's providers as variants), its dataset run's (prompts and graders
+ * of its own config), else the task app's.
+ */
 const solving: VariantSolving = (config) =>
-  config.dataset === undefined
-    ? Effect.succeed({})
-    : Effect.map(openDatasetRun(config), (run) => ({ solver: run.solver, taskIdOf: run.taskIdOf }))
+  Effect.gen(function* () {
+    const run =
+      (yield* openImportedRun(config)) ?? (config.dataset === undefined ? null : yield* openDatasetRun(config))
+    return run === null ? {} : { solver: run.solver, taskIdOf: run.taskIdOf }
+  })
 
 /** One line a variant as it finishes, and a running count of the whole grid on a terminal. */
 const gridProgress = (io: Io, variants: number) => {
@@ -154,10 +160,12 @@ export const gridEval = (options: EvalOptions, loaded: LoadedConfig | null, flag
       const dirProblem = dir === undefined ? null : runDirProblem(dir)
       if (dirProblem !== null) return yield* usageError(`--run-dir: ${dirProblem}`)
     }
-    for (const own of configs) if (own.dataset !== undefined) yield* openDatasetRun(own)
+    for (const own of configs) yield* solving(own)
     const modelRateLimits = yield* modelRateLimitsOf(options.modelRateLimit, env)
-    const inferenceUrl = config.policy_config.inference_url
-    if (options.intercept !== false && typeof inferenceUrl === "string") {
+    // Each variant's endpoint (a grid of providers has several), checked before any rollout starts.
+    const endpoints = new Set(configs.map((own) => own.policy_config.inference_url))
+    for (const inferenceUrl of endpoints) {
+      if (options.intercept === false || typeof inferenceUrl !== "string") continue
       const unreachable = yield* Effect.promise(() => modelEndpointProblem(inferenceUrl))
       if (unreachable !== null)
         return yield* usageError(`the model endpoint ${inferenceUrl} cannot be reached: ${unreachable}`)

@@ -399,7 +399,7 @@ export const EvalTomlSection = Schema.Struct({
   variants: opt(GridVariantSpecs).annotations(
     doc({
       description:
-        "Makes the run a grid: `[[eval.variants]]` tables of a `model`, `prompt` and/or `system` that differ from the run's, each a list or one value (lists multiply: 3 models × 2 prompts is 6 variants), and an optional `name` for a table of one variant. Every variant runs on the same seeds in one run directory (`variants/{name}/`, each a run directory of its own), sharing `concurrency`; `proctor compare RUN` ranks them. Repeating `--model` or `--prompt` makes the same matrix.",
+        "Makes the run a grid: `[[eval.variants]]` tables of a `model`, `prompt` and/or `system` that differ from the run's, each a list or one value (lists multiply: 3 models × 2 prompts is 6 variants), an optional `inference_url` (one per table: the endpoint of its models when it is not the run's) and an optional `name` for a table of one variant. Every variant runs on the same seeds in one run directory (`variants/{name}/`, each a run directory of its own), sharing `concurrency`; `proctor compare RUN` ranks them. Repeating `--model` or `--prompt` makes the same matrix.",
       synthAi: null,
       example:
         '[{ model = ["gpt-4o-mini", "gpt-4.1-mini"], prompt = ["{{ item.question }}", "Answer briefly: {{ item.question }}"] }]',

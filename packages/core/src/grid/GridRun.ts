@@ -37,6 +37,7 @@ const GridManifest = Schema.Struct({
       model: Schema.optionalWith(Schema.String, { exact: true }),
       prompt: Schema.optionalWith(Schema.String, { exact: true }),
       system: Schema.optionalWith(Schema.String, { exact: true }),
+      inference_url: Schema.optionalWith(Schema.String, { exact: true }),
     }),
   ),
 })
@@ -180,11 +181,12 @@ export const startGridRun = Effect.fn("GridRun.start")(function* (
   const manifest = {
     grid_id: gridId,
     created_at: new Date().toISOString(),
-    variants: variants.map(({ name, model, prompt, system }) => ({
+    variants: variants.map(({ name, model, prompt, system, inference_url }) => ({
       name,
       ...(model === undefined ? {} : { model }),
       ...(prompt === undefined ? {} : { prompt }),
       ...(system === undefined ? {} : { system }),
+      ...(inference_url === undefined ? {} : { inference_url }),
     })),
     config: publicConfig(config),
   }

@@ -1,5 +1,6 @@
 import { Either, Schema } from "effect"
 import type { EvalRunConfig } from "../config/EvalRunConfig.js"
+import { HttpUrl } from "../config/HttpUrl.js"
 
 const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
 /** One value, or several: a list makes the table a matrix over it. */
@@ -20,6 +21,8 @@ export const GridVariantSpec = Schema.Struct({
   model: opt(OneOrMore(Schema.NonEmptyTrimmedString)),
   prompt: opt(OneOrMore(Schema.NonEmptyString)),
   system: opt(OneOrMore(Schema.NonEmptyString)),
+  /** One endpoint for the table's variants: models served elsewhere (another provider) in one grid. */
+  inference_url: opt(HttpUrl),
 })
 export type GridVariantSpec = typeof GridVariantSpec.Type
 
@@ -31,20 +34,24 @@ export interface GridVariant {
   readonly model?: string | undefined
   readonly prompt?: string | undefined
   readonly system?: string | undefined
+  /** The model's endpoint when it is not the run's. */
+  readonly inference_url?: string | undefined
 }
 
 const listOf = (value: string | ReadonlyArray<string> | undefined): ReadonlyArray<string | undefined> =>
   value === undefined ? [undefined] : typeof value === "string" ? [value] : value
 
 const DIMENSIONS = ["model", "prompt", "system"] as const
+/** What names a variant when it differs: its dimensions, then its endpoint (`e1`, `e2` … in order). */
+const NAMING = [...DIMENSIONS, "inference_url"] as const
 
 /** A model name as part of a directory name: what is not a name character becomes `_`. */
 const nameOfModel = (model: string) => model.replace(/[^A-Za-z0-9._@-]/g, "_")
 
 /**
  * The variants of a grid run, in order: each table's matrix, named by what differs between them (the model's
- * name, `p1`, `p2` … for prompts and `s1` … for system messages in order of first appearance, joined by `+`)
- * unless a table names its one variant. Two variants with one name are an error naming the second.
+ * name, `p1`, `p2` … for prompts, `s1` … for system messages and `e1` … for endpoints in order of first appearance,
+ * joined by `+`) unless a table names its one variant. Two variants with one name are an error naming the second.
  */
 export const expandGridVariants = (
   config: Pick<EvalRunConfig, "model" | "prompt" | "system">,
@@ -70,15 +77,17 @@ export const expandGridVariants = (
               model: model ?? config.model ?? undefined,
               prompt: prompt ?? config.prompt,
               system: system ?? config.system,
+              ...(spec.inference_url === undefined ? {} : { inference_url: spec.inference_url }),
             },
           })
   }
-  const varying = DIMENSIONS.filter((key) => new Set(expanded.map((v) => v.values[key])).size > 1)
-  const ordinal = (key: (typeof DIMENSIONS)[number], value: string | undefined) =>
+  const varying = NAMING.filter((key) => new Set(expanded.map((v) => v.values[key])).size > 1)
+  const ordinal = (key: (typeof NAMING)[number], value: string | undefined) =>
     [...new Set(expanded.map((v) => v.values[key]))].indexOf(value) + 1
+  const letter = { prompt: "p", system: "s", inference_url: "e" } as const
   const autoName = (v: GridVariant) =>
     varying
-      .map((key) => (key === "model" ? nameOfModel(v.model ?? "default") : `${key[0]}${ordinal(key, v[key])}`))
+      .map((key) => (key === "model" ? nameOfModel(v.model ?? "default") : `${letter[key]}${ordinal(key, v[key])}`))
       .join("+") || "default"
   const seen = new Map<string, number>()
   const variants: Array<GridVariant> = []
@@ -95,14 +104,21 @@ export const expandGridVariants = (
   return Either.right(variants)
 }
 
-/** A variant's own run config: the run's, with the variant's model (in the policy table too), prompt and system. */
+/**
+ * A variant's own run config: the run's, with the variant's model (in the policy table too), prompt, system and
+ * endpoint.
+ */
 export const variantConfig = (config: EvalRunConfig, variant: GridVariant): EvalRunConfig => {
   const { variants: _, ...base } = config
   const model = variant.model ?? config.model
   return {
     ...base,
     model: model ?? null,
-    policy_config: model == null ? config.policy_config : { ...config.policy_config, model },
+    policy_config: {
+      ...config.policy_config,
+      ...(model == null ? {} : { model }),
+      ...(variant.inference_url === undefined ? {} : { inference_url: variant.inference_url }),
+    },
     ...(variant.prompt === undefined ? {} : { prompt: variant.prompt }),
     ...(variant.system === undefined ? {} : { system: variant.system }),
   }

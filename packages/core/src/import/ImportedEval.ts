@@ -1,5 +1,6 @@
 import type { Effect } from "effect"
 import type { GraderError, GraderVerdict } from "../grader/Grader.js"
+import type { GridVariantSpec } from "../grid/GridVariants.js"
 import type { ModelGraderSpec } from "../judge/ModelGraderSpec.js"
 
 /**
@@ -48,6 +49,8 @@ export interface ImportedModel {
   readonly inference_url?: string
   readonly provider?: string
   readonly sampling: Readonly<Record<string, unknown>>
+  /** Several models (promptfoo's providers): a grid run, a variant each. */
+  readonly variants?: readonly [GridVariantSpec, ...ReadonlyArray<GridVariantSpec>]
 }
 
 /** An eval read from another tool's files, ready to run as a proctor dataset run. */

@@ -52,13 +52,14 @@ export const readImportedEval = (keys: ImportKeys): Effect.Effect<ImportedEval |
 export const importedSettings = Effect.fn("Import.settings")(function* (keys: ImportKeys) {
   const imported = yield* readImportedEval(keys)
   if (imported === null) return null
-  const { model, inference_url, provider, sampling } = imported.model
+  const { model, inference_url, provider, sampling, variants } = imported.model
   return {
     url: importedUrlOf(keys) ?? "",
     section: {
       app_id: imported.name.replace(/[^\w.-]+/g, "-"),
       seeds: imported.rows.map((_, index) => index),
       ...(model === undefined ? {} : { model }),
+      ...(variants === undefined ? {} : { variants }),
       policy_config: <EvalTomlSection["policy_config"] & object>{
         ...sampling,
         ...(inference_url === undefined ? {} : { inference_url }),

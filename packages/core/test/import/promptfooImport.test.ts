@@ -71,11 +71,35 @@ describe("--from-promptfoo", () => {
       refusal(
         write(
           "two.yaml",
-          "prompts: ['{{word}}']\nproviders: [openai:chat:a, openai:chat:b]\ntests: [{ vars: { word: x } }]\n",
+          "prompts: ['{{word}}']\nproviders: [openai:chat:a, { id: openai:chat:b, config: { temperature: 1 } }]\ntests: [{ vars: { word: x } }]\n",
         ),
       ),
-    ).toMatch(/^providers\[1\]: 2 providers: proctor runs one model per run/)
+    ).toBe(
+      "providers[1].config: differs from providers[0]'s settings: the providers of one run share them (a grid varies the model and its endpoint)",
+    )
     expect(refusal(config("  - vars: { other: hi }\n"))).toMatch(/^prompts\[0\]: for tests\[0\]: the template .*word/)
+  })
+
+  it("several providers are a grid run: a variant each, with its model and its own endpoint when it has one", () => {
+    const path = write(
+      "grid.yaml",
+      [
+        "prompts: ['{{word}}']",
+        "providers:",
+        "  - openai:chat:small",
+        "  - { id: openai:chat:large, label: big-one, config: { apiBaseUrl: 'http://127.0.0.1:9/v1' } }",
+        "  - { id: openai:chat:large, label: 'has spaces' }",
+        "tests: [{ vars: { word: x } }]",
+      ].join("\n"),
+    )
+    expect(readPromptfooConfig(path).model).toEqual({
+      sampling: {},
+      variants: [
+        { model: "small" },
+        { model: "large", inference_url: "http://127.0.0.1:9/v1", name: "big-one" },
+        { model: "large" },
+      ],
+    })
   })
 
   it("reads __expected cells as promptfoo 0.123.1 does", () => {
