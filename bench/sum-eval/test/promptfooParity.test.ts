@@ -97,4 +97,8 @@ describe.skipIf(!available && process.env.CI === undefined)("--from-promptfoo ag
   it("two prompts; icontains, is-json and not-, starts-with, contains-all, contains-any, equals, regex; weights, a metric, a threshold", async () => {
     await same(join(examples, "replies.yaml"), 2, "replies")
   }, 120_000)
+
+  it("python assertions (an expression, a function body, a file's functions, not-, a threshold), assert-sets, vars from files", async () => {
+    await same(join(examples, "scripted.yaml"), 1, "scripted")
+  }, 120_000)
 })

@@ -1,16 +1,10 @@
-import { resolve } from "node:path"
 import { Effect } from "effect"
 import { GraderError, type GraderInput } from "./Grader.js"
 import { graderName, type PythonGrader } from "./GraderSpec.js"
-import { PythonWorker } from "./internal/PythonWorker.js"
 import { type LoadedCodeGrader, verdictOf } from "./loadCodeGrader.js"
-
-/** An idle interpreter ends after this long; the next rollout's grade starts another. */
-const IDLE_MS = 10_000
+import { pythonFunction } from "./PythonFunction.js"
 
 type PythonSpec = typeof PythonGrader.Type
-
-const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split("\n")[0]!
 
 /** What the function is given: OpenAI's `(sample, item)`, or synth-ai's judge payload. */
 const argumentsOf = (spec: PythonSpec, input: GraderInput): ReadonlyArray<unknown> =>
@@ -42,30 +36,19 @@ export const loadPythonGrader = (spec: PythonSpec): Effect.Effect<LoadedCodeGrad
       }),
     )
   }
-  const where = spec.file ?? spec.module ?? "source"
-  const worker = new PythonWorker({
-    python: spec.python ?? "python3",
-    setup: {
-      ...(spec.file === undefined ? {} : { file: resolve(spec.file) }),
-      ...(spec.module === undefined ? {} : { module: spec.module }),
-      ...(spec.source === undefined ? {} : { source: spec.source }),
-      function: spec.function ?? "grade",
-      kwargs: spec.kwargs ?? {},
-    },
-    idleMs: IDLE_MS,
+  const python = pythonFunction({
+    grader: name,
+    python: spec.python,
+    file: spec.file,
+    module: spec.module,
+    source: spec.source,
+    function: spec.function ?? "grade",
+    kwargs: spec.kwargs,
   })
   const threshold = spec.pass_threshold ?? 1
-  return Effect.tryPromise({
-    try: () => worker.start(),
-    catch: (error) =>
-      new GraderError({ reason: "Unloadable", grader: name, message: `${where}: ${firstLine(error)}`, cause: error }),
-  }).pipe(
+  return python.load.pipe(
     Effect.as((input: GraderInput) =>
-      Effect.tryPromise({
-        try: () => worker.call(argumentsOf(spec, input)),
-        catch: (error) =>
-          new GraderError({ reason: "Threw", grader: name, message: `raised ${firstLine(error)}`, cause: error }),
-      }).pipe(
+      python.call(argumentsOf(spec, input)).pipe(
         Effect.flatMap((value) => {
           const judged = verdictOf(name, value)
           if (judged instanceof GraderError) return Effect.fail(judged)

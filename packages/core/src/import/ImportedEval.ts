@@ -19,13 +19,15 @@ export type ImportedCheck = {
 /** How an imported check reaches its verdict. */
 export type ImportedCheckKind =
   | { readonly rule: (answer: string) => GraderVerdict }
-  | { readonly run: (answer: string) => Effect.Effect<GraderVerdict, GraderError> }
+  | { readonly run: (answer: string, prompt: string) => Effect.Effect<GraderVerdict, GraderError> }
   | {
       readonly model: ModelGraderSpec
       readonly item: Readonly<Record<string, unknown>>
       /** The key path of what it was read from, for the line saying it needs a judge. */
       readonly path: string
     }
+  /** A set of checks scored together as one (promptfoo's `assert-set`). */
+  | { readonly set: ReadonlyArray<ImportedCheck>; readonly aggregate: ImportedAggregate }
 
 /** How a row's verdicts make its own: promptfoo's weighted mean and all-must-pass, or another source's rule. */
 export type ImportedAggregate = (

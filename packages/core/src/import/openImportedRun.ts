@@ -6,10 +6,16 @@ import { datasetSolver, type RowPrompt } from "../dataset/DatasetSolver.js"
 import { runJudgesOrNone } from "../grader/GradedSolver.js"
 import { GraderError, type GraderInput, type GraderVerdict, type GraderVerdicts } from "../grader/Grader.js"
 import { type GradeOutcome, type GraderSet, type ModelGrader, modelGrader, SCORE_GRADER } from "../grader/GraderSet.js"
+import type { JudgeError } from "../judge/JudgeError.js"
 import type { JudgeSettings } from "../judge/JudgeSettings.js"
+import type { RunJudges } from "../judge/RunJudges.js"
 import { Solver } from "../solver/Solver.js"
 import type { ImportedCheck, ImportedEval, ImportedRow } from "./ImportedEval.js"
 import { readImportedEval } from "./readImportedEval.js"
+
+/** The model-graded checks of a check: itself, or those of a set's members. */
+const modelChecksOf = (check: ImportedCheck): ReadonlyArray<Extract<ImportedCheck, { model: unknown }>> =>
+  "model" in check ? [check] : "set" in check ? check.set.flatMap(modelChecksOf) : []
 
 /**
  * The grader set of an imported eval: each row has its own checks (a promptfoo test its own assertions), found by
@@ -50,18 +56,32 @@ export const importedGraderSet = (rows: ReadonlyArray<ImportedRow>, judge?: Judg
     }
     return grader
   }
-  const verdictOf = (check: ImportedCheck, input: GraderInput) =>
-    "rule" in check
-      ? Effect.try({ try: () => check.rule(input.answer), catch: asGraderError })
-      : "run" in check
-        ? check.run(input.answer)
-        : Effect.flatMap(graderOf(check), (grade) =>
-            grade({
-              answer: input.answer,
-              item: check.item,
-              ...(input.prompt === undefined ? {} : { prompt: input.prompt }),
-            }),
-          )
+  const verdictOf = (
+    check: ImportedCheck,
+    input: GraderInput,
+  ): Effect.Effect<GraderVerdict, GraderError | JudgeError, RunJudges> => {
+    if ("rule" in check) return Effect.try({ try: () => check.rule(input.answer), catch: asGraderError })
+    if ("run" in check) return check.run(input.answer, input.prompt ?? "")
+    if ("set" in check) {
+      // A set is one verdict by its own rule; its members' verdicts are its details.
+      return Effect.map(
+        Effect.forEach(check.set, (member) =>
+          Effect.map(verdictOf(member, input), (verdict) => ({ check: member, verdict })),
+        ),
+        (verdicts) => ({
+          ...check.aggregate(verdicts),
+          details: Object.fromEntries(verdicts.map(({ check: member, verdict }) => [member.name, verdict])),
+        }),
+      )
+    }
+    return Effect.flatMap(graderOf(check), (grade) =>
+      grade({
+        answer: input.answer,
+        item: check.item,
+        ...(input.prompt === undefined ? {} : { prompt: input.prompt }),
+      }),
+    )
+  }
   const gradeSync = ({ answer, item }: GraderInput): GradeOutcome => {
     const row = rowOf(item)
     return outcome(
@@ -75,7 +95,7 @@ export const importedGraderSet = (rows: ReadonlyArray<ImportedRow>, judge?: Judg
   return {
     specs: [],
     names,
-    judged: rows.some((row) => row.checks.some((check) => "model" in check)),
+    judged: rows.some((row) => row.checks.some((check) => modelChecksOf(check).length > 0)),
     gradeSync: allRules ? gradeSync : null,
     grade: (input) =>
       allRules
@@ -124,8 +144,8 @@ export const openImportedRun = Effect.fn("Import.openRun")(function* (config: Ev
       })
     }
   }
-  const judged = imported.rows.flatMap((row) => row.checks).find((check) => "model" in check)
-  if (judged !== undefined && "model" in judged && config.judge === undefined) {
+  const judged = imported.rows.flatMap((row) => row.checks.flatMap(modelChecksOf))[0]
+  if (judged !== undefined && config.judge === undefined) {
     return yield* new ConfigError({
       reason: "Missing",
       message: `${imported.source}: ${judged.path}: "${judged.model.name}" asks a judge model: give one with --judge (or [eval.judge])`,

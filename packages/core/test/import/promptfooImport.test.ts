@@ -5,6 +5,7 @@ import { Effect, Exit } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { ConfigError } from "../../src/config/ConfigError.js"
 import { importedGraderSet } from "../../src/import/openImportedRun.js"
+import { scriptVerdict } from "../../src/import/promptfoo/promptfooPython.js"
 import { assertionOfExpected } from "../../src/import/promptfoo/promptfooTests.js"
 import { readPromptfooConfig } from "../../src/import/promptfoo/readPromptfooConfig.js"
 import { readImportedEval } from "../../src/import/readImportedEval.js"
@@ -64,6 +65,19 @@ describe("--from-promptfoo", () => {
       refusal(config("  - vars: { word: hi }\n    assert: [{ type: contains, value: hi, transform: x }]\n")),
     ).toMatch(/^tests\[0\]\.assert\[0\]\.transform: is not supported/)
     expect(refusal(config("  - vars: { word: [a, b] }\n"))).toMatch(/^tests\[0\]\.vars\.word: a list of values/)
+    expect(refusal(config("  - vars: { word: 'file://notes/*.txt' }\n"))).toMatch(/^tests\[0\]\.vars\.word: a glob/)
+    expect(refusal(config("  - vars: { word: 'file://make_word.py' }\n"))).toMatch(
+      /^tests\[0\]\.vars\.word: a var computed by a script/,
+    )
+    expect(refusal(config("  - vars: { word: 'file://missing.txt' }\n"))).toMatch(
+      /^tests\[0\]\.vars\.word: cannot read .*missing\.txt/,
+    )
+    expect(
+      refusal(config("  - vars: { word: hi }\n    assert: [{ type: python, value: 'file://nowhere.py' }]\n")),
+    ).toMatch(/^tests\[0\]\.assert\[0\]\.value: no file .*nowhere\.py/)
+    expect(refusal(config("  - vars: { word: hi }\n    assert: [{ type: assert-set, assert: [] }]\n"))).toBe(
+      "tests[0].assert[0].assert: expected a list of assertions",
+    )
     expect(refusal(config("  - vars: { word: hi }\n", "scenarios: []\n"))).toBe(
       "scenarios: is not supported (proctor would not apply it)",
     )
@@ -135,5 +149,24 @@ describe("--from-promptfoo", () => {
     // The same plus is-json 0 at weight 0 → still 4/5, and the threshold 0.7 passes it.
     expect(thresholded!.score).toMatchObject({ score: 0.8, passed: true })
     expect(graded(path, "zzz")[1]!.score).toMatchObject({ score: 1 / 5, passed: false })
+  })
+})
+
+describe("a promptfoo python assertion's value, read as promptfoo 0.123.1 reads it", () => {
+  it("booleans, numbers against the threshold, {pass, score, reason} and its JSON; not- flips the pass only", () => {
+    const read = (value: unknown, threshold?: number, inverse = false) =>
+      scriptVerdict("python", value, threshold, inverse)
+    expect(read(true)).toEqual({ score: 1, passed: true })
+    expect(read("False")).toEqual({ score: 0, passed: false })
+    expect(read(false, undefined, true)).toEqual({ score: 1, passed: true })
+    expect(read(0)).toEqual({ score: 0, passed: false })
+    expect(read(0.2)).toEqual({ score: 0.2, passed: true })
+    expect(read(0.2, 0.5)).toEqual({ score: 0.2, passed: false })
+    expect(read("0.7", 0.5)).toEqual({ score: 0.7, passed: true })
+    expect(read({ pass: true, score: 0.4, reason: "ok" }, 0.5)).toEqual({ score: 0.4, passed: false, reason: "ok" })
+    expect(read('{"pass_": true, "score": 1, "reason": "fine"}')).toEqual({ score: 1, passed: true, reason: "fine" })
+    expect(read({ pass: true, score: 1, reason: "x" }, undefined, true)).toMatchObject({ score: 1, passed: false })
+    expect(read({ pass: true })).toMatchObject({ _tag: "GraderError", reason: "BadResult" })
+    expect(read("maybe")).toMatchObject({ _tag: "GraderError", reason: "BadResult" })
   })
 })

@@ -7,6 +7,8 @@ import type { ImportedCheckKind } from "../ImportedEval.js"
 import { ImportProblem, shown } from "../ImportProblem.js"
 import { renderVars } from "../VarsTemplate.js"
 import { EXPECTED, MODEL_GRADED, modelGradedSpec } from "./promptfooModelGraded.js"
+import { type PythonFunctions, pythonCheck } from "./promptfooPython.js"
+import { promptfooAggregate } from "./promptfooScore.js"
 
 /** promptfoo's assertion types proctor runs, by the rule each passes on (all score 1 or 0, as promptfoo's do). */
 const SUPPORTED = [
@@ -26,15 +28,12 @@ type Supported = (typeof SUPPORTED)[number]
 /** Why a promptfoo type is not run, for the kinds a user is likely to have. */
 const UNSUPPORTED_WHY: Readonly<Record<string, string>> = {
   javascript: "proctor does not run promptfoo's inline JavaScript; write a `code` grader (a JS function) instead",
-  python:
-    "promptfoo's python assertions (an expression over `output` and `context`, or get_assert) are not mapped; proctor's `python` grader calls grade(sample, item) in a dataset run",
   similar: "it needs an embedding model, which proctor's graders do not call",
   perplexity: "it needs the model's logprobs, which proctor's dataset runs do not request",
   "perplexity-score": "it needs the model's logprobs, which proctor's dataset runs do not request",
   cost: "proctor reports cost per run and limits it with --max-cost, not per assertion",
   latency: "proctor reports latency per rollout, not as an assertion",
   "contains-json": "proctor's graders check whole answers as JSON (is-json), not JSON found inside text",
-  "assert-set": "nested assertion sets are not mapped yet",
   levenshtein: "promptfoo passes on an edit distance in characters; proctor's fuzzy similarity is a ratio",
   "answer-relevance": "it needs an embedding model, which proctor's graders do not call",
   "context-faithfulness": "proctor's dataset runs have no retrieved context",
@@ -157,6 +156,50 @@ const metricOf = (metric: unknown, path: string): string | undefined => {
 }
 
 const ASSERTION_KEYS = new Set(["type", "value", "weight", "metric", "threshold", "description"])
+const SET_KEYS = new Set(["type", "assert", "weight", "metric", "threshold", "description"])
+
+/** What a check needs of its config beyond the assertion: its folder (for `file://`) and its Python interpreters. */
+export interface CheckContext {
+  readonly dir: string
+  readonly functions: PythonFunctions
+}
+
+const thresholdOf = (value: unknown, path: string): number | undefined => {
+  if (value !== undefined && (typeof value !== "number" || !Number.isFinite(value)))
+    throw new ImportProblem(`${path}.threshold`, `expected a number, not ${shown(value)}`)
+  return value
+}
+
+/**
+ * An `assert-set`: its assertions scored and passed together as a test's are (the weighted mean; all must pass unless
+ * the set has a threshold), one assertion of the test with the set's weight and metric.
+ */
+const assertSet = (
+  assertion: Readonly<Record<string, unknown>>,
+  vars: Readonly<Record<string, unknown>>,
+  path: string,
+  context: CheckContext,
+): { readonly baseName: string; readonly weight: number } & ImportedCheckKind => {
+  for (const key of Object.keys(assertion)) {
+    if (!SET_KEYS.has(key)) throw new ImportProblem(`${path}.${key}`, "is not supported in an assert-set: remove it")
+  }
+  const inner = assertion.assert
+  if (!Array.isArray(inner) || inner.length === 0)
+    throw new ImportProblem(`${path}.assert`, "expected a list of assertions")
+  const seen = new Map<string, number>()
+  const checks = inner.map((child, index) => {
+    const { baseName, ...check } = promptfooCheck(child, vars, `${path}.assert[${index}]`, context)
+    const count = (seen.get(baseName) ?? 0) + 1
+    seen.set(baseName, count)
+    return { ...check, name: count === 1 ? baseName : `${baseName}#${count}` }
+  })
+  return {
+    baseName: metricOf(assertion.metric, path) ?? "assert-set",
+    weight: weightOf(assertion.weight, path),
+    set: checks,
+    aggregate: promptfooAggregate(thresholdOf(assertion.threshold, path)),
+  }
+}
 
 /**
  * A promptfoo assertion (`{ type, value, weight, metric, threshold }`, type with an optional `not-`) bound to one
@@ -168,8 +211,10 @@ export const promptfooCheck = (
   assertion: unknown,
   vars: Readonly<Record<string, unknown>>,
   path: string,
+  context: CheckContext,
 ): { readonly baseName: string; readonly weight: number } & ImportedCheckKind => {
   if (!isRecord(assertion)) throw new ImportProblem(path, `expected an assertion table, not ${shown(assertion)}`)
+  if (assertion.type === "assert-set") return assertSet(assertion, vars, path, context)
   for (const key of Object.keys(assertion)) {
     if (key === "provider")
       throw new ImportProblem(
@@ -198,6 +243,21 @@ export const promptfooCheck = (
       model: modelGradedSpec(base, value, threshold, path),
       item: typeof value === "string" ? { [EXPECTED]: value } : {},
       path,
+    }
+  }
+  if (base === "python") {
+    const value = rendered(assertion.value, vars, path)
+    return {
+      baseName: metric ?? type,
+      weight,
+      ...pythonCheck(value, vars, {
+        path,
+        dir: context.dir,
+        grader: metric ?? type,
+        threshold: thresholdOf(assertion.threshold, path),
+        inverse,
+        functions: context.functions,
+      }),
     }
   }
   if (!(SUPPORTED as ReadonlyArray<string>).includes(base)) {

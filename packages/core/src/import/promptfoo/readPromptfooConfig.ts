@@ -6,8 +6,9 @@ import { isRecord } from "../../internal/isRecord.js"
 import type { ImportedCheck, ImportedEval, ImportedRow } from "../ImportedEval.js"
 import { ImportProblem, shown } from "../ImportProblem.js"
 import { renderVars } from "../VarsTemplate.js"
-import { promptfooCheck } from "./promptfooAssertion.js"
+import { type CheckContext, promptfooCheck } from "./promptfooAssertion.js"
 import { promptfooModel } from "./promptfooProvider.js"
+import { pythonFunctionsOf } from "./promptfooPython.js"
 import { promptfooAggregate } from "./promptfooScore.js"
 import { type PromptfooTest, promptfooTests } from "./promptfooTests.js"
 
@@ -57,20 +58,47 @@ const promptsOf = (prompts: unknown, dir: string): ReadonlyArray<Prompt> => {
   })
 }
 
-/** A var proctor passes to the template as promptfoo would: a value, not a list promptfoo would expand or a file. */
-const checkVars = (test: PromptfooTest) => {
+const SCRIPT = /\.(py|js|cjs|mjs|ts|cts|mts)$/i
+const BINARY = /\.(pdf|png|jpe?g|gif|webp|bmp|tiff?|ico|avif|heic|svg|mp[34]|wav|m4a|ogg|flac|webm|mov)$/i
+
+/**
+ * A test's vars as promptfoo passes them to its templates: a `file://` var is the file's text (trimmed; a YAML file
+ * as JSON), read relative to the config. A list of values (promptfoo runs the test once per value), a glob (once per
+ * file), a script (promptfoo runs it) or an image, audio or PDF file are refused with their key.
+ */
+const varsOf = (test: PromptfooTest, dir: string): Readonly<Record<string, unknown>> => {
+  const vars: Record<string, unknown> = {}
   for (const [name, value] of Object.entries(test.vars)) {
+    const where = `${test.path}.vars.${name}`
     if (Array.isArray(value))
       throw new ImportProblem(
-        `${test.path}.vars.${name}`,
+        where,
         "a list of values (promptfoo runs the test once per value) is not expanded: write one test per value",
       )
-    if (typeof value === "string" && value.startsWith("file://"))
+    if (typeof value !== "string" || !value.startsWith("file://")) {
+      vars[name] = value
+      continue
+    }
+    const file = value.slice("file://".length)
+    if (/[*?[\]{}]/.test(file))
+      throw new ImportProblem(where, "a glob (promptfoo runs the test once per file) is not expanded: name one file")
+    if (SCRIPT.test(file))
+      throw new ImportProblem(where, "a var computed by a script (promptfoo runs it) is not run: inline its value")
+    if (BINARY.test(file))
       throw new ImportProblem(
-        `${test.path}.vars.${name}`,
-        "a var read from a file (file://) is not read yet: inline it",
+        where,
+        "an image, audio or PDF file is not read into a prompt: proctor's prompts are text",
       )
+    const path = resolve(dir, file)
+    let text: string
+    try {
+      text = readFileSync(path, "utf8")
+    } catch (error) {
+      throw new ImportProblem(where, `cannot read ${path}: ${(error as Error).message}`)
+    }
+    vars[name] = /\.ya?ml$/i.test(file) ? JSON.stringify(parseYaml(text)) : text.trim()
   }
+  return vars
 }
 
 /** A rendered prompt as the messages promptfoo sends: text is one user message; a JSON chat, its system and user. */
@@ -95,10 +123,10 @@ const messagesOf = (text: string, path: string): { readonly system: string; read
 }
 
 /** The test's checks, named by their metric or type (`contains`, `contains#2` for a second one in the test). */
-const checksOf = (test: PromptfooTest): ReadonlyArray<ImportedCheck> => {
+const checksOf = (test: PromptfooTest, context: CheckContext): ReadonlyArray<ImportedCheck> => {
   const seen = new Map<string, number>()
   return test.asserts.map(({ assertion, path }) => {
-    const { baseName, ...check } = promptfooCheck(assertion, test.vars, path)
+    const { baseName, ...check } = promptfooCheck(assertion, test.vars, path, context)
     const base = baseName === SCORE_GRADER ? `metric ${baseName}` : baseName
     const count = (seen.get(base) ?? 0) + 1
     seen.set(base, count)
@@ -133,11 +161,12 @@ export const readPromptfooConfig = (file: string): ImportedEval => {
   const prompts = promptsOf(config.prompts, dir)
   const model = promptfooModel(config.providers)
   const tests = promptfooTests(config.tests, config.defaultTest, dir)
+  const context: CheckContext = { dir, functions: pythonFunctionsOf("python") }
   if (tests.length === 0) throw new ImportProblem("tests", "no tests")
   const rows: Array<ImportedRow> = []
-  for (const [testIndex, test] of tests.entries()) {
-    checkVars(test)
-    const checks = checksOf(test)
+  for (const [testIndex, listed] of tests.entries()) {
+    const test = { ...listed, vars: varsOf(listed, dir) }
+    const checks = checksOf(test, context)
     const aggregate = promptfooAggregate(test.threshold)
     for (const [promptIndex, prompt] of prompts.entries()) {
       let filled: string
