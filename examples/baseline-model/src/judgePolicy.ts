@@ -5,7 +5,7 @@ import { SUM_QUESTION } from "./sumPolicy.js"
 
 /** proctor's judge prompts open their system message with this (see core's `judgePrompt.ts`). */
 const JUDGE_OPENING = "You are a judge"
-const SCORE_FORMAT = /"score": <an integer from (-?\d+) to (-?\d+)>/
+const SCORE_FORMAT = /"score": <(?:an integer|a number) from (-?\d+(?:\.\d+)?) to (-?\d+(?:\.\d+)?)>/
 const LABEL_FORMAT = /"label": "<one of: ([^>]*)>"/
 const WINNER_FORMAT = /"winner": "<one of: A, B, tie>"/
 

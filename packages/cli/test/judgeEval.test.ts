@@ -309,3 +309,53 @@ describe("promptfoo's model-graded assertions, on proctor's judge", () => {
     expect(refused.stderr).toContain("tests[0].assert[0].provider: the model that grades is proctor's judge")
   }, 60_000)
 })
+
+describe("an OpenAI Evals definition's score_model and label_model criteria, on proctor's judge", () => {
+  const definition = join(repoRoot, "examples/imports/openai-evals/judged.json")
+  const items = join(repoRoot, "examples/imports/openai-evals/sums.jsonl")
+
+  it("asks the run's judge the criterion's own messages with its model, reading a score in range or a label", async () => {
+    const runDir = join(tmp, "openai-judged")
+    const run = await proctor([
+      ...["eval", "--from-openai-evals", definition, "--data", items, "--inference-url", baseline.url],
+      ...["--judge", `{ model = "judge", inference_url = "${baseline.url}" }`, "--run-dir", runDir, "--json"],
+    ])
+    expect(run.code, run.stderr).toBe(0)
+    const stored = results(runDir)
+    expect(stored).toHaveLength(20)
+    const truth = nonEmptyLines(items).map((line) => (JSON.parse(line) as { item: { answer: string } }).item.answer)
+    let agreeing = 0
+    for (const result of stored) {
+      const { correctness, verdict } = result.grades!
+      const raw = (correctness!.details as { raw_score: number }).raw_score
+      expect(correctness!.passed).toBe(raw >= 0.5)
+      expect(["right", "wrong"]).toContain((verdict!.details as { label: string }).label)
+      const right = (result.details as { answer: string }).answer === truth[result.seed]
+      if (correctness!.passed === right) agreeing++
+    }
+    // The baseline judge errs on one item in five, chosen by the prompt's text.
+    expect(agreeing).toBeGreaterThanOrEqual(12)
+    expect(agreeing).toBeLessThan(20)
+    const judged = calls(runDir).filter((call) => call.role === "judge")
+    expect(judged).toHaveLength(40)
+    expect(new Set(judged.map((call) => `${call.grader} ${call.model}`))).toEqual(
+      new Set(["correctness baseline", "verdict baseline"]),
+    )
+  }, 120_000)
+
+  it("without a judge it stops before anything runs, naming the criterion", async () => {
+    const run = await proctor([
+      "eval",
+      "--from-openai-evals",
+      definition,
+      "--data",
+      items,
+      "--inference-url",
+      baseline.url,
+    ])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toBe(
+      `proctor eval: ${definition}: testing_criteria[0]: "correctness" asks a judge model: give one with --judge (or [eval.judge])\n`,
+    )
+  }, 60_000)
+})

@@ -1,6 +1,7 @@
 import type { Effect } from "effect"
 import type { GraderError, GraderVerdict } from "../grader/Grader.js"
 import type { GridVariantSpec } from "../grid/GridVariants.js"
+import type { JudgeMessage, JudgeReading } from "../judge/JudgeClient.js"
 import type { ModelGraderSpec } from "../judge/ModelGraderSpec.js"
 
 /**
@@ -24,6 +25,20 @@ export type ImportedCheckKind =
       readonly model: ModelGraderSpec
       readonly item: Readonly<Record<string, unknown>>
       /** The key path of what it was read from, for the line saying it needs a judge. */
+      readonly path: string
+    }
+  /**
+   * A model grader of the source's own prompt (OpenAI's `score_model`, `label_model`): the run's judge, with the
+   * criterion's model and settings, asked its messages for the answer, and its reply read into a verdict.
+   */
+  | {
+      readonly judged: {
+        readonly model: string
+        readonly temperature?: number
+        readonly max_tokens?: number
+        readonly messages: (answer: string) => ReadonlyArray<JudgeMessage>
+        readonly read: (reply: string) => JudgeReading<GraderVerdict>
+      }
       readonly path: string
     }
   /** A set of checks scored together as one (promptfoo's `assert-set`). */

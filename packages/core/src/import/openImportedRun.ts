@@ -6,16 +6,31 @@ import { datasetSolver, type RowPrompt } from "../dataset/DatasetSolver.js"
 import { runJudgesOrNone } from "../grader/GradedSolver.js"
 import { GraderError, type GraderInput, type GraderVerdict, type GraderVerdicts } from "../grader/Grader.js"
 import { type GradeOutcome, type GraderSet, type ModelGrader, modelGrader, SCORE_GRADER } from "../grader/GraderSet.js"
+import { isRecord } from "../internal/isRecord.js"
+import type { JudgeAnswer } from "../judge/JudgeClient.js"
 import type { JudgeError } from "../judge/JudgeError.js"
 import type { JudgeSettings } from "../judge/JudgeSettings.js"
-import type { RunJudges } from "../judge/RunJudges.js"
+import { RunJudges } from "../judge/RunJudges.js"
 import { Solver } from "../solver/Solver.js"
 import type { ImportedCheck, ImportedEval, ImportedRow } from "./ImportedEval.js"
 import { readImportedEval } from "./readImportedEval.js"
 
-/** The model-graded checks of a check: itself, or those of a set's members. */
-const modelChecksOf = (check: ImportedCheck): ReadonlyArray<Extract<ImportedCheck, { model: unknown }>> =>
-  "model" in check ? [check] : "set" in check ? check.set.flatMap(modelChecksOf) : []
+/** Where a check asks a judge, as the key path it was read from and its name: itself, or a set's members. */
+const judgePathsOf = (check: ImportedCheck): ReadonlyArray<string> =>
+  "model" in check || "judged" in check
+    ? [`${check.path}: "${"model" in check ? (check.model.name ?? check.name) : check.name}"`]
+    : "set" in check
+      ? check.set.flatMap(judgePathsOf)
+      : []
+
+/** A judge's answer as a verdict, with what the judge said and spent in its details. */
+const judgedVerdict = (model: string, answer: JudgeAnswer<GraderVerdict>): GraderVerdict => ({
+  ...answer.value,
+  details: {
+    ...(isRecord(answer.value.details) ? answer.value.details : {}),
+    judge: { model, tries: answer.tries, spend: answer.spend },
+  },
+})
 
 /**
  * The grader set of an imported eval: each row has its own checks (a promptfoo test its own assertions), found by
@@ -74,6 +89,24 @@ export const importedGraderSet = (rows: ReadonlyArray<ImportedRow>, judge?: Judg
         }),
       )
     }
+    if ("judged" in check) {
+      const { model, temperature, max_tokens, messages, read } = check.judged
+      if (judge === undefined) return new GraderError({ reason: "Unloadable", grader: check.name, message: "no judge" })
+      // The run's judge (its endpoint and key), asked with the criterion's own model and settings.
+      const settings: JudgeSettings = {
+        ...judge,
+        model,
+        ...(temperature === undefined ? {} : { temperature }),
+        ...(max_tokens === undefined ? {} : { max_tokens }),
+      }
+      return Effect.flatMap(RunJudges, (judges) =>
+        Effect.flatMap(judges.clientOf(check.name, settings), (client) =>
+          Effect.map(client.ask({ grader: check.name, messages: messages(input.answer), read }), (answer) =>
+            judgedVerdict(model, answer),
+          ),
+        ),
+      )
+    }
     return Effect.flatMap(graderOf(check), (grade) =>
       grade({
         answer: input.answer,
@@ -95,7 +128,7 @@ export const importedGraderSet = (rows: ReadonlyArray<ImportedRow>, judge?: Judg
   return {
     specs: [],
     names,
-    judged: rows.some((row) => row.checks.some((check) => modelChecksOf(check).length > 0)),
+    judged: rows.some((row) => row.checks.some((check) => judgePathsOf(check).length > 0)),
     gradeSync: allRules ? gradeSync : null,
     grade: (input) =>
       allRules
@@ -144,11 +177,11 @@ export const openImportedRun = Effect.fn("Import.openRun")(function* (config: Ev
       })
     }
   }
-  const judged = imported.rows.flatMap((row) => row.checks.flatMap(modelChecksOf))[0]
+  const judged = imported.rows.flatMap((row) => row.checks.flatMap(judgePathsOf))[0]
   if (judged !== undefined && config.judge === undefined) {
     return yield* new ConfigError({
       reason: "Missing",
-      message: `${imported.source}: ${judged.path}: "${judged.model.name}" asks a judge model: give one with --judge (or [eval.judge])`,
+      message: `${imported.source}: ${judged} asks a judge model: give one with --judge (or [eval.judge])`,
     })
   }
   return importedDatasetRun(config, imported)

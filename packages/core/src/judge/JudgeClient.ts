@@ -10,7 +10,7 @@ import { JudgeError, type JudgeErrorReason } from "./JudgeError.js"
 import { type JudgeSettings, judgeDefaults } from "./JudgeSettings.js"
 
 export interface JudgeMessage {
-  readonly role: "system" | "user"
+  readonly role: "system" | "user" | "assistant"
   readonly content: string
 }
 

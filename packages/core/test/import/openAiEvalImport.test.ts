@@ -177,5 +177,24 @@ describe("--from-openai-evals: testing criteria by their documented rules", () =
     expect(problem([ok], items, { data_source: { ...dataSource, source: { type: "file_id", id: "file-1" } } })).toBe(
       "data_source.source: give the items with --data",
     )
+    const judged = (type: string, extra: Record<string, unknown>) => ({
+      type,
+      name: "judged",
+      model: "gpt-4.1",
+      input: [{ role: "user", content: "Is {{ sample.output_text }} the capital of {{ item.country }}?" }],
+      ...extra,
+    })
+    expect(problem([judged("label_model", { labels: ["yes", "no"], passing_labels: ["maybe"] })])).toBe(
+      'testing_criteria[0].passing_labels: "maybe" is not one of the labels',
+    )
+    expect(problem([judged("score_model", { range: [1, 1] })])).toMatch(
+      /^testing_criteria\[0\]\.range: expected \[min, max\]/,
+    )
+    expect(problem([judged("score_model", { sampling_params: { top_p: 0.5 } })])).toBe(
+      "testing_criteria[0].sampling_params.top_p: is not supported (proctor's judge would not send it)",
+    )
+    expect(problem([judged("score_model", { input: [{ role: "tool", content: "x" }] })])).toMatch(
+      /^testing_criteria\[0\]\.input\[0\]\.role: expected system, developer, user or assistant/,
+    )
   })
 })

@@ -5,6 +5,9 @@ import type { LoadedCodeGrader } from "../../grader/loadCodeGrader.js"
 import { loadPythonGrader } from "../../grader/loadPythonGrader.js"
 import { compileRuleGrader, type RuleGrader } from "../../grader/RuleGraders.js"
 import { isRecord } from "../../internal/isRecord.js"
+import type { JudgeMessage, JudgeReading } from "../../judge/JudgeClient.js"
+import { judgeJson, reasoningOf } from "../../judge/judgeAnswer.js"
+import { labelFormat, numberScoreFormat, ownJudgeMessages } from "../../judge/judgePrompt.js"
 import type { ImportedCheck } from "../ImportedEval.js"
 import { ImportProblem, shown } from "../ImportProblem.js"
 import { renderVars } from "../VarsTemplate.js"
@@ -12,10 +15,29 @@ import { renderVars } from "../VarsTemplate.js"
 /** A testing criterion bound to one item: the model's answer in, the criterion's verdict out. */
 export type CriterionGrade = (answer: string) => GraderVerdict
 
-/** A criterion's check for one item: a rule, or (a `python` criterion) a run of its function. */
+/** A criterion's check for one item: a rule, a run of its function (`python`), or a question to the judge. */
 export type CriterionCheck =
   | Omit<Extract<ImportedCheck, { rule: unknown }>, "name" | "weight">
   | Omit<Extract<ImportedCheck, { run: unknown }>, "name" | "weight">
+  | Omit<Extract<ImportedCheck, { judged: unknown }>, "name" | "weight">
+
+/** The text of a message's content: a string, an `input_text` block, or a list of them. */
+export const contentText = (content: unknown, path: string): string => {
+  if (typeof content === "string") return content
+  const blocks = Array.isArray(content) ? content : [content]
+  return blocks
+    .map((block, index) => {
+      if (typeof block === "string") return block
+      if (
+        isRecord(block) &&
+        (block.type === "input_text" || block.type === "output_text") &&
+        typeof block.text === "string"
+      )
+        return block.text
+      throw new ImportProblem(`${path}[${index}]`, "only text content is supported (not images, audio or files)")
+    })
+    .join("")
+}
 
 /** The column of the synthetic row a criterion hands proctor's grader: its rendered `reference`. */
 const REFERENCE = "reference"
@@ -32,8 +54,6 @@ const UNSUPPORTED_WHY: Readonly<Record<string, string>> = {
     'this import does not map it yet; proctor\'s own `python` grader calls the same `grade(sample, item)` (a --dataset run with --grader \'{ type = "python", file = "…" }\')',
   multi:
     "its calculate_output formula is not evaluated by proctor (and OpenAI's eval API takes multi graders only for fine-tuning)",
-  score_model: "model graders run as proctor's `rubric` grader, which this import does not map yet",
-  label_model: "model graders run as proctor's `label` grader, which this import does not map yet",
 }
 
 const textField = (criterion: Readonly<Record<string, unknown>>, key: string, path: string): string => {
@@ -110,12 +130,162 @@ const pythonCriterion = (criterion: Readonly<Record<string, unknown>>, path: str
   })
 }
 
+const MODEL_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
+  score_model: new Set(["type", "name", "model", "input", "range", "pass_threshold", "sampling_params"]),
+  label_model: new Set(["type", "name", "model", "input", "labels", "passing_labels"]),
+}
+/** A model criterion's `sampling_params` proctor sends, as the judge's settings. */
+const JUDGE_SAMPLING: Readonly<Record<string, "temperature" | "max_tokens">> = {
+  temperature: "temperature",
+  max_completions_tokens: "max_tokens",
+  max_completion_tokens: "max_tokens",
+}
+
+const labelsOf = (value: unknown, path: string): ReadonlyArray<string> => {
+  if (!Array.isArray(value) || value.length === 0 || !value.every((label) => typeof label === "string" && label !== ""))
+    throw new ImportProblem(path, `expected a list of labels, not ${shown(value)}`)
+  return value as ReadonlyArray<string>
+}
+
+/** The verdict of a judge's score in `[min, max]`: the score mapped onto 0–1, passing at the threshold. */
+const readScore =
+  (min: number, max: number, threshold: number) =>
+  (reply: string): JudgeReading<GraderVerdict> => {
+    const json = judgeJson(reply)
+    const raw = json === null ? null : typeof json.score === "string" ? Number(json.score) : json.score
+    if (typeof raw !== "number" || !Number.isFinite(raw))
+      return { ok: false, reason: "unparseable", message: 'the judge\'s answer has no numeric "score"' }
+    if (raw < min || raw > max)
+      return { ok: false, reason: "out_of_range", message: `the judge's score ${raw} is outside [${min}, ${max}]` }
+    const reasoning = json === null ? null : reasoningOf(json)
+    return {
+      ok: true,
+      value: {
+        score: (raw - min) / (max - min),
+        passed: raw >= threshold,
+        ...(reasoning === null ? {} : { reason: reasoning }),
+        details: { kind: "score", raw_score: raw, range: [min, max], pass_threshold: threshold },
+      },
+    }
+  }
+
+/** The verdict of a judge's label: 1 and passing for one of `passing`, 0 otherwise. */
+const readLabel =
+  (labels: ReadonlyArray<string>, passing: ReadonlyArray<string>) =>
+  (reply: string): JudgeReading<GraderVerdict> => {
+    const json = judgeJson(reply)
+    const label = json?.label
+    if (typeof label !== "string")
+      return { ok: false, reason: "unparseable", message: 'the judge\'s answer has no "label"' }
+    if (!labels.includes(label))
+      return {
+        ok: false,
+        reason: "out_of_range",
+        message: `the judge's label ${JSON.stringify(label)} is not one of the labels`,
+      }
+    const passed = passing.includes(label)
+    const reasoning = json === null ? null : reasoningOf(json)
+    return {
+      ok: true,
+      value: {
+        score: passed ? 1 : 0,
+        passed,
+        ...(reasoning === null ? {} : { reason: reasoning }),
+        details: { kind: "label", label },
+      },
+    }
+  }
+
+/**
+ * A `score_model` or `label_model` criterion: the run's judge (`--judge`: its endpoint and key) asked the criterion's
+ * own messages (templates over `{{ item.x }}` and `{{ sample.output_text }}`) with the criterion's `model`, proctor's
+ * answer format added to the system message. `score_model` scores in `range` (default `[0, 1]`) and passes at
+ * `pass_threshold` (default: the middle of the range); `label_model` passes on one of `passing_labels`. An answer
+ * that does not parse, or falls outside the range or the labels, is asked again, then a `judge` error.
+ */
+const modelCriterion = (criterion: Readonly<Record<string, unknown>>, path: string) => {
+  const type = criterion.type as "score_model" | "label_model"
+  for (const key of Object.keys(criterion)) {
+    if (!MODEL_KEYS[type]!.has(key))
+      throw new ImportProblem(`${path}.${key}`, "is not supported (proctor would not apply it)")
+  }
+  const model = criterion.model
+  if (typeof model !== "string" || model === "") throw new ImportProblem(`${path}.model`, "expected the grader's model")
+  const input = criterion.input
+  if (!Array.isArray(input) || input.length === 0)
+    throw new ImportProblem(`${path}.input`, "expected a list of messages")
+  const templates = input.map((message, index) => {
+    const where = `${path}.input[${index}]`
+    if (!isRecord(message)) throw new ImportProblem(where, "expected a message")
+    const role: unknown = message.role === "developer" ? "system" : message.role
+    if (role !== "system" && role !== "user" && role !== "assistant")
+      throw new ImportProblem(
+        `${where}.role`,
+        `expected system, developer, user or assistant, not ${shown(message.role)}`,
+      )
+    return {
+      role: role as JudgeMessage["role"],
+      source: contentText(message.content, `${where}.content`),
+      where: `${where}.content`,
+    }
+  })
+  const sampling: { temperature?: number; max_tokens?: number } = {}
+  const params = criterion.sampling_params ?? {}
+  if (!isRecord(params)) throw new ImportProblem(`${path}.sampling_params`, "expected a table")
+  for (const [key, value] of Object.entries(params)) {
+    const setting = JUDGE_SAMPLING[key]
+    if (setting === undefined)
+      throw new ImportProblem(`${path}.sampling_params.${key}`, "is not supported (proctor's judge would not send it)")
+    if (typeof value !== "number") throw new ImportProblem(`${path}.sampling_params.${key}`, "expected a number")
+    sampling[setting] = value
+  }
+  let format: string
+  let read: (reply: string) => JudgeReading<GraderVerdict>
+  if (type === "score_model") {
+    const range = criterion.range ?? [0, 1]
+    if (!Array.isArray(range) || range.length !== 2 || !range.every(Number.isFinite) || !(range[0] < range[1]))
+      throw new ImportProblem(`${path}.range`, `expected [min, max] with min < max, not ${shown(range)}`)
+    const [min, max] = range as [number, number]
+    const threshold = criterion.pass_threshold ?? (min + max) / 2
+    if (typeof threshold !== "number" || !Number.isFinite(threshold))
+      throw new ImportProblem(`${path}.pass_threshold`, `expected a number, not ${shown(threshold)}`)
+    format = numberScoreFormat(min, max)
+    read = readScore(min, max, threshold)
+  } else {
+    const labels = labelsOf(criterion.labels, `${path}.labels`)
+    const passing = labelsOf(criterion.passing_labels, `${path}.passing_labels`)
+    const stray = passing.find((label) => !labels.includes(label))
+    if (stray !== undefined)
+      throw new ImportProblem(`${path}.passing_labels`, `${JSON.stringify(stray)} is not one of the labels`)
+    format = labelFormat(labels)
+    read = readLabel(labels, passing)
+  }
+  return (item: Readonly<Record<string, unknown>>): CriterionCheck => {
+    const filled = templates.map(({ role, source, where }) => ({ role, fill: template(source, item, where) }))
+    return {
+      judged: {
+        model,
+        ...sampling,
+        messages: (answer) =>
+          ownJudgeMessages(
+            filled.map(({ role, fill }) => ({ role, content: fill(answer) })),
+            format,
+          ),
+        read,
+      },
+      path,
+    }
+  }
+}
+
 /** Each item's check of one testing criterion, its problems (an unknown type, a bad key) thrown as `ImportProblem`s. */
 export const criterionChecks = (
   criterion: unknown,
   path: string,
 ): ((item: Readonly<Record<string, unknown>>) => CriterionCheck) => {
   if (isRecord(criterion) && criterion.type === "python") return pythonCriterion(criterion, path)
+  if (isRecord(criterion) && (criterion.type === "score_model" || criterion.type === "label_model"))
+    return modelCriterion(criterion, path)
   return (item) => ({ rule: openAiCriterion(criterion, item, path) })
 }
 

@@ -6,7 +6,7 @@ import { isRecord } from "../../internal/isRecord.js"
 import type { ImportedAggregate, ImportedEval, ImportedModel, ImportedRow } from "../ImportedEval.js"
 import { ImportProblem, shown } from "../ImportProblem.js"
 import { renderVars } from "../VarsTemplate.js"
-import { criterionChecks } from "./openAiCriterion.js"
+import { contentText, criterionChecks } from "./openAiCriterion.js"
 
 /** Keys of the eval's JSON proctor reads (`POST /v1/evals`'s body, and a run's `data_source`) or that label it. */
 const KEYS = new Set([
@@ -58,24 +58,6 @@ const readItems = (file: string): ReadonlyArray<Readonly<Record<string, unknown>
   }
   if (items.length === 0) throw new ImportProblem(`--data ${file}`, "no items")
   return items
-}
-
-/** The text of a message's content: a string, an `input_text` block, or a list of them. */
-const contentText = (content: unknown, path: string): string => {
-  if (typeof content === "string") return content
-  const blocks = Array.isArray(content) ? content : [content]
-  return blocks
-    .map((block, index) => {
-      if (typeof block === "string") return block
-      if (
-        isRecord(block) &&
-        (block.type === "input_text" || block.type === "output_text") &&
-        typeof block.text === "string"
-      )
-        return block.text
-      throw new ImportProblem(`${path}[${index}]`, "only text content is supported (not images, audio or files)")
-    })
-    .join("")
 }
 
 interface MessageTemplates {
