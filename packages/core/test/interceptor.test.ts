@@ -1,34 +1,9 @@
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, PubSub, Queue, Redacted, Scope } from "effect"
 import { createBaselineModel } from "../../../examples/baseline-model/src/index.js"
-import { Interceptor, type InterceptorService } from "../src/interceptor/Interceptor.js"
+import { Interceptor } from "../src/interceptor/Interceptor.js"
 import type { ModelCall } from "../src/result/ModelCall.js"
-
-/** The interceptor needs no framework: a bare node:http server that reads the body and calls `handle`. */
-const serveWithNodeHttp = (interceptor: InterceptorService) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const server: Server = createServer((req, res) => {
-        const chunks: Buffer[] = []
-        req.on("data", (chunk: Buffer) => chunks.push(chunk))
-        req.on("end", () => interceptor.handle(req, res, Buffer.concat(chunks)))
-      })
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-      interceptor.setBaseUrl(url)
-      return { server, url }
-    }),
-    ({ server }) =>
-      Effect.promise(
-        () =>
-          new Promise<void>((resolve) => {
-            server.closeAllConnections()
-            server.close(() => resolve())
-          }),
-      ),
-  )
+import { serveWithNodeHttp } from "./fixtures/serveWithNodeHttp.js"
 
 const baselineModel = (latencyMs = 0) =>
   Effect.acquireRelease(

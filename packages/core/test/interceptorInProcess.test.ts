@@ -1,42 +1,16 @@
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { createBaselineModel } from "../../../examples/baseline-model/src/index.js"
-import { Interceptor, type InterceptorService } from "../src/interceptor/Interceptor.js"
+import { Interceptor } from "../src/interceptor/Interceptor.js"
 import { type PostedAnswer, postModel } from "../src/internal/modelPost.js"
 import type { ModelCall } from "../src/result/ModelCall.js"
+import { serveWithNodeHttp } from "./fixtures/serveWithNodeHttp.js"
 
 /**
  * proctor's own model calls (its prompt runner, built-in agent, judges) go straight into an interceptor running in
  * the same process instead of through its HTTP server. These tests hold that shortcut to the plain path: each
  * request is sent both ways, and the answers and the recorded calls must be the same.
  */
-
-/** Serves the interceptor over node:http and counts the requests that reach the socket. */
-const served = (interceptor: InterceptorService) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const counter = { requests: 0 }
-      const server: Server = createServer((req, res) => {
-        counter.requests++
-        const chunks: Buffer[] = []
-        req.on("data", (chunk: Buffer) => chunks.push(chunk))
-        req.on("end", () => interceptor.handle(req, res, Buffer.concat(chunks)))
-      })
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-      interceptor.setBaseUrl(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)
-      return { server, counter }
-    }),
-    ({ server }) =>
-      Effect.promise(
-        () =>
-          new Promise<void>((resolve) => {
-            server.closeAllConnections()
-            server.close(() => resolve())
-          }),
-      ),
-  )
 
 const baselineModel = (latencyMs = 0) =>
   Effect.acquireRelease(
@@ -92,7 +66,7 @@ describe("model calls in the interceptor's own process", () => {
     Effect.gen(function* () {
       const model = yield* baselineModel()
       const interceptor = yield* Interceptor.make({ priceCall: (_p, _m, usage) => (usage?.total_tokens ?? 0) / 1e6 })
-      const { counter } = yield* served(interceptor)
+      const { counter } = yield* serveWithNodeHttp(interceptor)
       const rollout = { runId: "run", seed: 0, attempt: 0, upstream: { baseUrl: model.url } }
       const viaHttp = yield* interceptor.open({ ...rollout, rolloutId: "http" })
       const inProcess = yield* interceptor.open({ ...rollout, rolloutId: "in-process" })
@@ -128,7 +102,7 @@ describe("model calls in the interceptor's own process", () => {
     Effect.gen(function* () {
       const model = yield* baselineModel()
       const interceptor = yield* Interceptor.make()
-      yield* served(interceptor)
+      yield* serveWithNodeHttp(interceptor)
       const reached: Array<string> = []
       const budget = {
         settings: () => ({ maxTokens: 1, maxCost: null }),
@@ -160,14 +134,10 @@ describe("model calls in the interceptor's own process", () => {
       Effect.gen(function* () {
         const model = yield* baselineModel(5_000)
         const interceptor = yield* Interceptor.make()
-        yield* served(interceptor)
-        const opened = yield* interceptor.open({
-          runId: "run",
-          rolloutId: "r",
-          seed: 0,
-          attempt: 0,
-          upstream: { baseUrl: model.url },
-        })
+        yield* serveWithNodeHttp(interceptor)
+        const open = (rolloutId: string) =>
+          interceptor.open({ runId: "run", rolloutId, seed: 0, attempt: 0, upstream: { baseUrl: model.url } })
+        const opened = yield* open("r")
         const abort = new AbortController()
         const pending = postModel(`${opened.inferenceUrl}/chat/completions`, json, chatBody(), abort.signal).then(
           () => "answered",
@@ -181,13 +151,7 @@ describe("model calls in the interceptor's own process", () => {
         expect(call).toMatchObject({ outcome: "cancelled", error: "client disconnected before the call finished" })
 
         // Closing the rollout cuts a call still in flight, as it closes an HTTP client's connection.
-        const again = yield* interceptor.open({
-          runId: "run",
-          rolloutId: "r2",
-          seed: 0,
-          attempt: 0,
-          upstream: { baseUrl: model.url },
-        })
+        const again = yield* open("r2")
         const cut = postModel(`${again.inferenceUrl}/chat/completions`, json, chatBody()).then(
           () => "answered",
           (error: Error) => error.message,
