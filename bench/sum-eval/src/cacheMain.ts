@@ -4,18 +4,20 @@
  * cache; the second, identical, must make no upstream call (every line of its model_calls.jsonl says `cached`) and
  * finish at least 5× faster, spawn to exit. Prints its figures and does not touch bench/RESULTS.md.
  *
- * Flags: --prompts N (default 2000), --cli PATH (another build's `bin.cjs`).
+ * Flags: --prompts N (default 2000), --latency-ms N (the model's, default the sum eval's 20 ms; a hosted model takes
+ * hundreds), --cli PATH (another build's `bin.cjs`).
  */
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { log, timedNode } from "@proctor/bench-shared"
+import { argNumber, log, timedNode } from "@proctor/bench-shared"
 import { proctorArgs, type Servers } from "./measurements.js"
-import { PROMPTS } from "./settings.js"
+import { MODEL_LATENCY_MS, PROMPTS } from "./settings.js"
 import { startModelAndApp } from "./sumServers.js"
 
 const CACHE_SPEEDUP_TARGET = 5
+const LATENCY_MS = argNumber("--latency-ms", MODEL_LATENCY_MS)
 
 interface CachedRun {
   readonly wallS: number
@@ -28,7 +30,7 @@ interface CachedRun {
 const main = async () => {
   const work = mkdtempSync(join(tmpdir(), "proctor-sum-eval-cache-"))
   const env = { ...process.env, ENVIRONMENT_API_KEY: randomBytes(16).toString("hex") }
-  const { model, app } = await startModelAndApp(env)
+  const { model, app } = await startModelAndApp(env, LATENCY_MS)
   const servers: Servers = {
     modelUrl: model.ready,
     appUrl: app.ready.url,
@@ -67,6 +69,7 @@ const main = async () => {
     const speedup = first.wallS / second.wallS
     const verdict = {
       prompts: PROMPTS,
+      model_latency_ms: LATENCY_MS,
       first,
       second,
       speedup_wall: Number(speedup.toFixed(2)),
