@@ -89,11 +89,15 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true })
 })
 
-/** A page that fails the test on any script error; tall enough that the matrix's 20 rows are all rendered. */
-const openPage = async (url: string): Promise<Page> => {
+/**
+ * A page that fails the test on any script error, with the paths it asked for; tall enough that the matrix's 20
+ * rows are all rendered.
+ */
+const openPage = async (url: string, asked: Array<string> = []): Promise<Page> => {
   const page = await chromium.newPage()
   const errors: Array<string> = []
   page.on("pageerror", (error) => errors.push(error.message))
+  page.on("request", (request) => asked.push(request.url().slice(url.length)))
   await page.setViewportSize({ width: 1400, height: 1800 })
   await page.goto(url)
   pages.push({ page, errors })
@@ -107,11 +111,11 @@ const texts = (page: Page, testId: string) =>
 const matrix = (page: Page) =>
   page.getByTestId("grid-task-row").evaluateAll((all) =>
     all.map((row) => ({
-      task: (row as HTMLElement).dataset.task ?? "",
-      flip: (row as HTMLElement).dataset.flip ?? null,
-      cells: [...row.querySelectorAll<HTMLElement>("[data-testid=grid-cell]")].map((cell) => ({
-        variant: cell.dataset.variant,
-        outcome: cell.dataset.outcome,
+      task: row.getAttribute("data-task") ?? "",
+      flip: row.getAttribute("data-flip"),
+      cells: [...row.querySelectorAll("[data-testid=grid-cell]")].map((cell) => ({
+        variant: cell.getAttribute("data-variant"),
+        outcome: cell.getAttribute("data-outcome"),
         score: cell.querySelector("[data-testid=grid-cell-score]")?.textContent,
         answer: cell.querySelector("[data-testid=grid-cell-answer]")?.textContent,
       })),
@@ -210,7 +214,11 @@ describe("a grid run, in Chromium", () => {
   it("proctor view RUN shows the ranking, the pairs and the task × variant matrix; sorts, flips, opens a cell", async () => {
     const view = startCli(["view", gridDir])
     await waitFor("the viewer's URL", () => /proctor view: (http\S+)/.test(view.stdout()))
-    const page = await openPage(/proctor view: (http\S+)/.exec(view.stdout())![1]!)
+    const asked: Array<string> = []
+    const page = await openPage(/proctor view: (http\S+)/.exec(view.stdout())![1]!, asked)
+    await page.getByTestId("grid-page").waitFor()
+    // The page opens on the grid it preloaded: asked for once, not again by the script.
+    expect(asked.filter((path) => path === "api/grid")).toHaveLength(1)
     await checkGridPage(page, "grid-view")
     view.child.kill("SIGINT")
     expect((await view.done).code).toBe(0)
