@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -11,6 +11,8 @@ beforeAll(() => {
   ensureBuilt()
   dir = mkdtempSync(join(tmpdir(), "proctor-report-bad-"))
   mkdirSync(join(dir, "not-a-run"))
+  mkdirSync(join(dir, "grid"))
+  writeFileSync(join(dir, "grid", "grid.json"), "{}")
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -21,6 +23,12 @@ describe("proctor report: bad input", () => {
     ["no such directory", () => [join(dir, "missing"), "--html", out()], "missing: no such run directory"],
     ["a directory that is no run", () => [join(dir, "not-a-run"), "--html", out()], "is not a run directory"],
     ["three runs", () => [dir, dir, dir, "--html", out()], "expected one run directory, or two to compare; got 3"],
+    [
+      "a grid run beside another run",
+      () => [join(dir, "grid"), join(dir, "not-a-run"), "--html", out()],
+      "grid is a grid run directory: report it on its own",
+    ],
+    ["a grid run whose grid.json is no grid's", () => [join(dir, "grid"), "--html", out()], "is not a grid manifest"],
     ["the file's directory missing", () => [dir, "--html", join(dir, "nope", "x.html")], "--html: "],
     [
       "a budget that is no number",

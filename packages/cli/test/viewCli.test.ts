@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -106,6 +106,19 @@ describe("proctor view", () => {
       `proctor view: ${emptyFolder} is neither a run directory (it has no config.json or results.jsonl) nor a folder of run directories\n`,
     )
     for (const r of [badPort, notRun, none, noRuns]) expect(r.stderr).not.toMatch(STACK_FRAME)
+  })
+
+  it("refuses a grid run directory beside other runs, and one whose grid.json is no grid's, in one line", async () => {
+    const run = await runDir("ok", [0])
+    const grid = mkdtempSync(join(tmp, "grid-"))
+    writeFileSync(join(grid, "grid.json"), "{}")
+    const [beside, corrupt] = await Promise.all([runCli(["view", run.dir, grid]), runCli(["view", grid])])
+    expect(beside).toMatchObject({ code: 2, stdout: "" })
+    expect(beside.stderr).toBe(
+      `proctor view: ${grid} is a grid run directory: view it on its own (proctor view ${grid})\n`,
+    )
+    expect(corrupt).toMatchObject({ code: 2, stdout: "" })
+    expect(corrupt.stderr).toBe(`proctor view: ${join(grid, "grid.json")} is not a grid manifest\n`)
   })
 
   it("--open on a machine without a browser says so and goes on serving", async () => {

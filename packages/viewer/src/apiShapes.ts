@@ -11,6 +11,7 @@ import type {
   RunProgress,
   RunSummary,
 } from "@proctor/core"
+import type { GridComparison } from "@proctor/report"
 
 export type ViewerMode = "local" | "server" | "embedded"
 
@@ -24,11 +25,16 @@ export const RUNS_PATH = "/runs"
 export const rowsPath = (run: number, from: number, limit?: number): string =>
   `/runs/${run}/rows?from=${from}${limit === undefined ? "" : `&limit=${limit}`}`
 
+/** The data API's path of the grid, where the viewer shows a grid run. */
+export const GRID_PATH = "/grid"
+
 /** Written into the page as `<script id="proctor-config" type="application/json">`. */
 export interface ViewerConfig {
   readonly mode: ViewerMode
   /** Where the data API is, relative to the page (`api`), or absolute (`/api/eval/jobs/ID/view`). */
   readonly base: string
+  /** The runs are a grid run's variants: the data API answers `GRID_PATH`, and the page opens on the grid. */
+  readonly grid?: boolean
 }
 
 export interface RunHead {
@@ -134,6 +140,51 @@ export interface ComparisonView {
   readonly per_seed?: ReadonlyArray<{ readonly seed: number; readonly a: number | null; readonly b: number | null }>
 }
 
+/** A grid run's variant as the grid page names it: its run in the viewer, and what it sets. */
+export interface GridVariantView {
+  readonly name: string
+  /** The variant's run index in this viewer: its rollouts open there. */
+  readonly run: number
+  readonly model?: string
+  readonly prompt?: string
+  readonly system?: string
+}
+
+/** One task in one variant: a cell of the grid's task × variant matrix. */
+export interface GridCell {
+  /** The task's mean score over the variant's scored attempts, as the comparison counts it; null when none scored. */
+  readonly score: number | null
+  /** `score` ≥ the grid's pass threshold, as the comparison's flips pass; null when unscored. */
+  readonly passed: boolean | null
+  readonly attempts: number
+  /** Attempts that errored or left no score. */
+  readonly errored: number
+  /** The rollout the cell opens: the task's first attempt in this variant. */
+  readonly attempt: number
+  /** That rollout's answer (cut to `GRID_ANSWER_CHARS`, with "…"); null when it errored. */
+  readonly answer: string | null
+  readonly error_kind: string | null
+}
+
+export interface GridTaskRow {
+  readonly seed: number
+  readonly task_id: string | number | null
+  /** In the order of `GridView.variants`; null where that variant has no rollout of the task (yet). */
+  readonly cells: ReadonlyArray<GridCell | null>
+}
+
+/** A grid run as the grid page shows it (`GRID_PATH`, or a report file's `grid`). */
+export interface GridView {
+  /** The grid run's directory name. */
+  readonly name: string
+  /** Best first: the order of `comparison.variants`, whose labels are the variants' names. */
+  readonly variants: ReadonlyArray<GridVariantView>
+  /** What `proctor compare GRID --json` prints: the ranking, every pair Holm-corrected, their flips. */
+  readonly comparison: GridComparison
+  /** Every task some variant ran, in seed order. */
+  readonly tasks: ReadonlyArray<GridTaskRow>
+}
+
 /**
  * The data of a report file (mode `embedded`): `<script id="proctor-data" type="application/json">` holds all
  * but `rollouts`; each rollout is a tag of its own, `id="proctor-rollout:<run>/<seed>/<attempt>"`, parsed only
@@ -148,6 +199,8 @@ export interface EmbeddedData {
   readonly omitted: number
   /** With two runs: how they compare (the compare view). */
   readonly comparison?: ComparisonView
+  /** A grid run's report: the runs are its variants, and this is its grid page. */
+  readonly grid?: GridView
 }
 
 /** What the page parses of a report file as it opens. */

@@ -18,6 +18,7 @@ import {
 } from "@proctor/report"
 import { Effect, Option, Stream } from "effect"
 import { type ComparisonView, type RolloutDetail, type RolloutRow, type RunHead, rolloutKey } from "./apiShapes.js"
+import { type GridSpec, GridViewBuilder } from "./gridView.js"
 import { rolloutRow } from "./rolloutRow.js"
 import { embeddedDataTag, embeddedRolloutTag, viewerPageParts } from "./viewerPage.js"
 
@@ -35,6 +36,8 @@ export interface HtmlReportOptions {
   readonly file: string
   /** Bytes of rollout transcripts (JSON) the file embeds at most; every row is embedded regardless. */
   readonly transcriptBudgetBytes?: number
+  /** The runs are this grid run's variants, in its order: the file opens on the grid's page. */
+  readonly grid?: GridSpec
 }
 
 export interface HtmlReportWritten {
@@ -89,7 +92,7 @@ interface RunScan {
 }
 
 /** The run's summary as last written, or (a run stopped before writing one) computed from its results, as the runner does. */
-const scanRun = (index: number, run: HtmlReportRun, keepResults: boolean) =>
+const scanRun = (index: number, run: HtmlReportRun, keepResults: boolean, grid: GridViewBuilder | null) =>
   Effect.gen(function* () {
     const { reader } = run
     const config = reader.manifest?.config ?? null
@@ -106,6 +109,7 @@ const scanRun = (index: number, run: HtmlReportRun, keepResults: boolean) =>
           const row = rolloutRow(result, calls.length, passThreshold)
           rows.push(row)
           running.add(result)
+          grid?.add(index, result)
           if (keepResults) results.push({ ...result, trace: undefined })
           if (Option.isSome(record)) {
             const bytes = JSON.stringify(detailOf(reader, record.value, timeline)).length
@@ -151,7 +155,8 @@ const chooseTranscripts = (candidates: ReadonlyArray<Candidate>, budget: number)
 /**
  * `proctor report RUN_DIR… --html FILE`: the viewer as one self-contained HTML file with the runs' data in it
  * (shared-notes VIEWER_API.md, mode `embedded`). Every row is embedded; transcripts up to the budget, errors and
- * wrong answers first, and the page says how many were left out. With two runs, their comparison too.
+ * wrong answers first, and the page says how many were left out. With two runs, their comparison too; a grid run's
+ * variants, its grid page.
  * Written piece by piece (transcripts are read again one at a time, never all held), to FILE.partial, then renamed.
  */
 export const writeHtmlReport = (
@@ -160,7 +165,8 @@ export const writeHtmlReport = (
   Effect.gen(function* () {
     const budget = options.transcriptBudgetBytes ?? DEFAULT_TRANSCRIPT_BUDGET_BYTES
     const compare = options.runs.length === 2
-    const scans = yield* Effect.forEach(options.runs, (run, index) => scanRun(index, run, compare))
+    const grid = options.grid === undefined ? null : new GridViewBuilder(options.grid)
+    const scans = yield* Effect.forEach(options.runs, (run, index) => scanRun(index, run, compare, grid))
     const chosen = chooseTranscripts(
       scans.flatMap((scan) => scan.candidates),
       budget,
@@ -191,6 +197,7 @@ export const writeHtmlReport = (
         rows: scans.map((scan) => scan.rows),
         omitted: candidates - chosen.length,
         ...(comparison === undefined ? {} : { comparison }),
+        ...(grid === null ? {} : { grid: grid.view(comparisonThreshold(scans[0]?.head.config)) }),
       }
       yield* write(`${before}${embeddedDataTag(head)}`)
       for (const { run, seed, attempt } of chosen) {

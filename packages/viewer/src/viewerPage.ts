@@ -3,6 +3,7 @@ import { PAGE_HTML } from "../dist/page.js"
 import {
   type EmbeddedData,
   FIRST_ROWS_PAGE,
+  GRID_PATH,
   type RolloutDetail,
   RUNS_PATH,
   rolloutTagId,
@@ -40,12 +41,13 @@ export const embeddedRolloutTag = (key: string, detail: RolloutDetail): string =
 /**
  * A page over a local data API asks for the run heads and the table's first rows while its HTML is still being
  * read, not once its script has been compiled and run; the script's own requests take the preloaded answers.
- * The job server's page cannot: its requests carry the signed-in key.
+ * A grid's page opens on the grid, so that is asked for too. The job server's page cannot: its requests carry the
+ * signed-in key.
  */
 const preloadTags = (config: ViewerConfig): string =>
   config.mode !== "local"
     ? ""
-    : [RUNS_PATH, rowsPath(0, 0, FIRST_ROWS_PAGE)]
+    : [RUNS_PATH, rowsPath(0, 0, FIRST_ROWS_PAGE), ...(config.grid === true ? [GRID_PATH] : [])]
         .map((path) => `<link rel="preload" as="fetch" crossorigin="anonymous" href="${config.base}${path}">`)
         .join("")
 

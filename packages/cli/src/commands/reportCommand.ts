@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs"
-import { dirname } from "node:path"
-import { openRunReader } from "@proctor/core"
-import { writeHtmlReport } from "@proctor/viewer/html"
+import { basename, dirname, resolve } from "node:path"
+import { isGridRunDir, openRunReader, readGridManifest, type StoreError, variantRunDir } from "@proctor/core"
+import { type HtmlReportOptions, writeHtmlReport } from "@proctor/viewer/html"
 import { Effect } from "effect"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
@@ -17,12 +17,35 @@ const usageProblem = (runDirs: ReadonlyArray<string>, options: ReportOptions): s
   for (const dir of runDirs) {
     if (!existsSync(dir) || !statSync(dir).isDirectory()) return `${dir}: no such run directory`
   }
+  const grid = runDirs.find(isGridRunDir)
+  if (grid !== undefined && runDirs.length > 1) return `${grid} is a grid run directory: report it on its own`
   const target = dirname(options.html)
   if (!existsSync(target)) return `--html: ${target} does not exist`
   return null
 }
 
-/** `proctor report RUN_DIR [RUN_DIR_B] --html FILE`: the viewer with the runs in it, one file that opens from disk. */
+/** The report's runs: a grid run's variants (named by variant) with its grid, else the run directories as given. */
+const reportedRuns = (runDirs: ReadonlyArray<string>): Effect.Effect<Omit<HtmlReportOptions, "file">, StoreError> => {
+  const [first] = runDirs
+  if (runDirs.length !== 1 || first === undefined || !isGridRunDir(first)) {
+    return Effect.map(
+      Effect.forEach(runDirs, (dir) => Effect.map(openRunReader(dir), (reader) => ({ name: dir, reader }))),
+      (runs) => ({ runs }),
+    )
+  }
+  return Effect.gen(function* () {
+    const { variants } = yield* readGridManifest(first)
+    const runs = yield* Effect.forEach(variants, (variant) =>
+      Effect.map(openRunReader(variantRunDir(first, variant.name)), (reader) => ({ name: variant.name, reader })),
+    )
+    return { runs, grid: { name: basename(resolve(first)), variants } }
+  })
+}
+
+/**
+ * `proctor report RUN_DIR [RUN_DIR_B] --html FILE`: the viewer with the runs in it, one file that opens from disk; of a
+ * grid run directory, its variants and its grid page.
+ */
 export const reportCommand = (
   runDirs: ReadonlyArray<string>,
   options: ReportOptions,
@@ -34,8 +57,10 @@ export const reportCommand = (
     return Effect.succeed(ExitCode.Usage)
   }
   const file = options.html!
-  return Effect.forEach(runDirs, (dir) => Effect.map(openRunReader(dir), (reader) => ({ name: dir, reader }))).pipe(
-    Effect.flatMap((runs) => writeHtmlReport({ runs, file, transcriptBudgetBytes: options.maxTranscriptsMb * MB })),
+  return reportedRuns(runDirs).pipe(
+    Effect.flatMap((reported) =>
+      writeHtmlReport({ ...reported, file, transcriptBudgetBytes: options.maxTranscriptsMb * MB }),
+    ),
     Effect.map((written) => {
       const left = written.omitted === 0 ? "" : `; ${written.omitted} transcripts left out (over --max-transcripts-mb)`
       io.stdout.write(

@@ -19,8 +19,13 @@ export const registerReportCommand = (program: Command, run: RunCommand): void =
   addFlags(
     program
       .command("report")
-      .description("write a run (or two, to compare them) as one self-contained HTML file: the viewer, offline")
-      .argument("<run_dirs...>", "run directories (two: the page also compares them seed by seed)"),
+      .description(
+        "write a run (or two, to compare them, or a grid run) as one self-contained HTML file: the viewer, offline",
+      )
+      .argument(
+        "<run_dirs...>",
+        "run directories (two: the page also compares them seed by seed), or a grid run directory (its ranking and task × variant matrix)",
+      ),
     reportFlags,
   ).action((runDirs: ReadonlyArray<string>, options: ReportOptions) =>
     run(async (io) => (await import("../commands/reportCommand.js")).reportCommand(runDirs, options, io)),

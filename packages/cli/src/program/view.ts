@@ -17,7 +17,7 @@ export const registerViewCommand = (program: Command, run: RunCommand): void => 
       .description("browse run directories in the viewer: a local web server on loopback (Ctrl-C stops it)")
       .argument(
         "<run_dir...>",
-        "run directories (proctor eval's --run-dir), several to compare them, or a folder of runs (runs/) to list them",
+        "run directories (proctor eval's --run-dir), several to compare them, a folder of runs (runs/) to list them, or a grid run directory (its ranking and task × variant matrix)",
       ),
     viewFlags,
   ).action((runDirs: ReadonlyArray<string>, options: ViewOptions) =>

@@ -1,7 +1,8 @@
 import type { EvalResult } from "@proctor/core"
 import { compareResults, comparisonThreshold } from "@proctor/report"
 import { Chunk, Effect, Either, Option, ParseResult, Schema, Stream } from "effect"
-import type { RunHead } from "../apiShapes.js"
+import type { GridView, RunHead } from "../apiShapes.js"
+import { type GridSpec, GridViewBuilder } from "../gridView.js"
 import { ViewerError } from "./ViewerError.js"
 import type { ViewerRun } from "./ViewerRun.js"
 
@@ -75,7 +76,12 @@ const forComparison = (result: EvalResult): EvalResult => {
   return kept
 }
 
-export const makeViewerApi = <E>(runs: ReadonlyArray<ViewerRun<E>>): ViewerApi<E> => {
+export interface ViewerApiOptions {
+  /** The runs are this grid run's variants, in its order: the API answers `grid` too. */
+  readonly grid?: GridSpec | undefined
+}
+
+export const makeViewerApi = <E>(runs: ReadonlyArray<ViewerRun<E>>, options: ViewerApiOptions = {}): ViewerApi<E> => {
   const runAt = (segment: string | undefined) => {
     const index = segment !== undefined && /^\d{1,6}$/.test(segment) ? Number(segment) : -1
     const run = runs[index]
@@ -88,6 +94,19 @@ export const makeViewerApi = <E>(runs: ReadonlyArray<ViewerRun<E>>): ViewerApi<E
 
   const comparable = (run: ViewerRun<E>) =>
     Effect.map(Stream.runCollect(Stream.map(run.results, forComparison)), Chunk.toReadonlyArray)
+
+  /** Every variant's journal streamed through the grid's builder; flips pass at the first variant's threshold. */
+  const gridView = (spec: GridSpec): Effect.Effect<GridView, ViewerError | E> =>
+    Effect.gen(function* () {
+      const builder = new GridViewBuilder(spec)
+      yield* Effect.forEach(runs, (run, index) =>
+        Stream.runForEachChunk(run.results, (results) =>
+          Effect.sync(() => Chunk.forEach(results, (result) => builder.add(index, result))),
+        ),
+      )
+      const first = runs[0] === undefined ? null : yield* runs[0].head
+      return builder.view(comparisonThreshold(first?.config))
+    })
 
   const get = (path: string, query: ViewerQuery): Effect.Effect<unknown, ViewerError | E> =>
     Effect.gen(function* () {
@@ -103,6 +122,10 @@ export const makeViewerApi = <E>(runs: ReadonlyArray<ViewerRun<E>>): ViewerApi<E
           runA.run.head,
         ])
         return compareResults(resultsA, resultsB, { passThreshold: comparisonThreshold(headA.config) })
+      }
+      if (first === "grid" && segments.length === 1) {
+        if (options.grid === undefined) return yield* notFound("this viewer shows no grid run")
+        return yield* gridView(options.grid)
       }
       if (first !== "runs") return yield* notFound(`no route ${path}`)
       const { run } = yield* runAt(index)

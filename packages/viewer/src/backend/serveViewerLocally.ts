@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Cause, Effect, Exit, Schema } from "effect"
+import type { GridSpec } from "../gridView.js"
 import { makeViewerApi, viewerUpdateMessage } from "./ViewerApi.js"
 import { type ViewerError, viewerErrorStatus } from "./ViewerError.js"
 import type { ViewerRun } from "./ViewerRun.js"
@@ -15,6 +16,8 @@ export class ViewerServeError extends Schema.TaggedError<ViewerServeError>()("Vi
 
 export interface LocalViewerOptions {
   readonly runs: ReadonlyArray<ViewerRun>
+  /** The runs are this grid run's variants (the page's config then says `grid: true`). */
+  readonly grid?: GridSpec | undefined
   /** The page's HTML, its config (`mode: "local"`, `base: "api"`) already in it. */
   readonly page: string
   /** 0 (the default): any free port. */
@@ -46,7 +49,7 @@ const sendError = (res: ServerResponse, error: ViewerError) => {
  */
 export const serveViewerLocally = (options: LocalViewerOptions) =>
   Effect.gen(function* () {
-    const api = makeViewerApi(options.runs)
+    const api = makeViewerApi(options.runs, { grid: options.grid })
     const streams = new Set<ServerResponse>()
     let allowedHosts: ReadonlySet<string> = new Set()
 

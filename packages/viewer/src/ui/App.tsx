@@ -47,7 +47,10 @@ interface AppProps {
 const DataApp = ({ config, data, transcript }: AppProps) => {
   const route = useRoute()
   const source = useMemo(
-    () => (data !== null ? embeddedSource(data, transcript) : httpSource(config.mode, config.base, null)),
+    () =>
+      data !== null
+        ? embeddedSource(data, transcript)
+        : httpSource(config.mode, config.base, null, config.grid === true),
     [],
   )
   return <RunViews source={source} route={route} />

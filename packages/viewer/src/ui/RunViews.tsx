@@ -2,6 +2,8 @@ import { useEffect, useMemo, useReducer, useState } from "preact/hooks"
 import type { RolloutRow, RunHead } from "../apiShapes.js"
 import { CompareView } from "./CompareView.js"
 import { grouped } from "./format.js"
+import { GridPage } from "./GridPage.js"
+import { gridQueryOf, gridQueryParams } from "./gridQuery.js"
 import { LivePanel } from "./LivePanel.js"
 import { RolloutTable } from "./RolloutTable.js"
 import { type RolloutNeighbours, RolloutView } from "./RolloutView.js"
@@ -63,7 +65,10 @@ export interface RunViewsProps {
   readonly onSignInRequired?: () => void
 }
 
-/** The views of one data source's runs: summary, table, rollout, compare, and a live panel while a run is written. */
+/**
+ * The views of one data source's runs: summary, table, rollout, compare, a grid run's grid, and a live panel while a
+ * run is written.
+ */
 export const RunViews = ({ source, route, onSignInRequired }: RunViewsProps) => {
   const run = runParam(route.params, "run", 0)
   const [runs, setRuns] = useState<ReadonlyArray<RunHead> | null>(null)
@@ -118,10 +123,12 @@ export const RunViews = ({ source, route, onSignInRequired }: RunViewsProps) => 
 
   const head = runs?.[run]
   const several = (runs?.length ?? 0) > 1
-  // Of several runs, `#/` lists them and a run's summary is `#/?run=I`.
-  const listing = route.view === "runs" || (route.view === "summary" && several && !route.params.has("run"))
-  const view = listing ? "runs" : route.view
-  const runQuery = run === 0 && !several ? {} : { run }
+  // A grid run's `#/` is its grid; of several other runs, `#/` lists them. A run's summary is `#/?run=I`.
+  const landing = route.view === "summary" && !route.params.has("run")
+  const view =
+    landing && source.grid !== null ? "grid" : route.view === "runs" || (landing && several) ? "runs" : route.view
+  // A grid's `#/` is its grid: a summary there always names its run.
+  const runQuery = run === 0 && !several && source.grid === null ? {} : { run }
   const rolloutHref = (row: Pick<RolloutRow, "seed" | "attempt">) =>
     href(route, `/rollouts/${row.seed}/${row.attempt}`, runQuery)
   const tabs: Array<[string, string, boolean]> = [
@@ -132,6 +139,7 @@ export const RunViews = ({ source, route, onSignInRequired }: RunViewsProps) => 
     tabs.unshift(["Runs", href(route, "/runs"), view === "runs"])
     tabs.push(["Compare", href(route, "/compare"), view === "compare"])
   }
+  if (source.grid !== null) tabs.unshift(["Grid", href(route, "/grid"), view === "grid"])
   // Previous/next follow the table as it was left: its filters and its sort.
   const order = useMemo(
     () => (view === "rollout" ? queryRows(current.rows, query) : []),
@@ -160,7 +168,7 @@ export const RunViews = ({ source, route, onSignInRequired }: RunViewsProps) => 
             {label}
           </a>
         ))}
-        {runs !== null && several && view !== "compare" && view !== "runs" ? (
+        {runs !== null && several && view !== "compare" && view !== "runs" && view !== "grid" ? (
           <label class="run-picker">
             Run
             <select
@@ -197,6 +205,19 @@ export const RunViews = ({ source, route, onSignInRequired }: RunViewsProps) => 
           updates={updates}
           rolloutHref={(seed, attempt) => rolloutHref({ seed, attempt })}
         />
+      ) : null}
+      {view === "grid" ? (
+        source.grid === null ? (
+          <p class="muted">These runs are no grid run.</p>
+        ) : (
+          <GridPage
+            load={source.grid}
+            updates={updates}
+            query={gridQueryOf(route.params)}
+            gridHref={(query) => href(route, "/grid", gridQueryParams(query))}
+            rolloutHref={(index, seed, attempt) => href(route, `/rollouts/${seed}/${attempt}`, { run: index })}
+          />
+        )
       ) : null}
       {view === "runs" && runs !== null ? (
         <RunList

@@ -1,10 +1,11 @@
 import { useEffect, useState } from "preact/hooks"
 
-export type View = "runs" | "summary" | "rollouts" | "rollout" | "compare" | "jobs"
+export type View = "runs" | "summary" | "rollouts" | "rollout" | "compare" | "grid" | "jobs"
 
 /**
- * Where the page is, from the URL fragment: `#/` summary (of several runs: their list), `#/runs` the list of runs, `#/rollouts`, `#/rollouts/{seed}/{attempt}`,
- * `#/compare`, `#/jobs`; `?run=I` (and for compare `a`, `b`, `seed`) after the path. On the job server a job's
+ * Where the page is, from the URL fragment: `#/` summary (of several runs: their list; of a grid run: its grid),
+ * `#/runs` the list of runs, `#/rollouts`, `#/rollouts/{seed}/{attempt}`, `#/compare`, `#/grid`, `#/jobs`; `?run=I`
+ * (for compare `a`, `b`, `seed`; for the grid `a`, `b`, `sort`, `desc`, `flips`) after the path. On the job server a job's
  * views sit under `#/jobs/{id}`: `#/jobs/{id}/rollouts/{seed}/{attempt}`.
  */
 export interface Route {
@@ -34,7 +35,7 @@ export const parseRoute = (hash: string): Route => {
     return { view: "rollout", job, seed: integerOrNull(seed), attempt: integerOrNull(attempt) ?? 0, params }
   }
   const view: View =
-    first === "rollouts" ? "rollouts" : first === "compare" ? "compare" : first === "runs" ? "runs" : "summary"
+    first === "rollouts" || first === "compare" || first === "runs" || first === "grid" ? first : "summary"
   return { view, job, seed: null, attempt: null, params }
 }
 

@@ -3,6 +3,8 @@ import {
   agentEventsPath,
   type ComparisonView,
   type EmbeddedHead,
+  GRID_PATH,
+  type GridView,
   type RolloutAgentEvents,
   type RolloutDetail,
   type RolloutSteps,
@@ -31,6 +33,8 @@ export interface ViewerSource {
   /** Null for a run that is not live. */
   readonly live: (run: number) => Promise<LiveRunView | null>
   readonly compare: (a: number, b: number) => Promise<ComparisonView | null>
+  /** A grid run's grid (its runs are the variants); null where the runs are no grid. */
+  readonly grid: (() => Promise<GridView>) | null
   /** Calls `onUpdate(run)` whenever run `run` has new rows or live state; returns how to stop. */
   readonly subscribe: (onUpdate: (run: number) => void) => () => void
   /** Embedded reports: how many rollouts' transcripts were left out of the file. */
@@ -45,8 +49,11 @@ export class RequestFailed extends Error {}
 /** The data API does not know this (a job of another key is one: the job server answers 404). */
 export class NotFound extends RequestFailed {}
 
-/** A data API over HTTP: `proctor view`, `eval --view`, or a job on the job server (with its Bearer key). */
-export const httpSource = (mode: ViewerMode, base: string, apiKey: string | null): ViewerSource => {
+/**
+ * A data API over HTTP: `proctor view`, `eval --view`, or a job on the job server (with its Bearer key); `grid` when
+ * the page was told it serves a grid run.
+ */
+export const httpSource = (mode: ViewerMode, base: string, apiKey: string | null, grid = false): ViewerSource => {
   const headers: Record<string, string> = apiKey === null ? {} : { authorization: `Bearer ${apiKey}` }
   const root = base.replace(/\/+$/, "")
   const get = async <A>(path: string, absentIf404 = false): Promise<A | null> => {
@@ -70,6 +77,7 @@ export const httpSource = (mode: ViewerMode, base: string, apiKey: string | null
       (await get<RolloutAgentEvents>(agentEventsPath(run, seed, attempt), true))?.events ?? [],
     live: (run) => get<LiveRunView>(`/runs/${run}/live`, true),
     compare: (a, b) => get<ComparisonView>(`/compare?a=${a}&b=${b}`, true),
+    grid: grid ? () => need<GridView>(GRID_PATH) : null,
     subscribe: (onUpdate) =>
       followEvents(`${root}/events`, headers, (event) => {
         if (event.event !== "update") return
@@ -97,6 +105,7 @@ export const embeddedSource = (
   agentEvents: async () => [],
   live: async () => null,
   compare: async () => data.comparison ?? null,
+  grid: data.grid === undefined ? null : async () => data.grid!,
   subscribe: () => () => {},
   omitted: data.omitted,
 })
