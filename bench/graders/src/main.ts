@@ -24,7 +24,9 @@ import { writeStoredRun } from "./storedRun.js"
  * (c) the same eval with a rubric judge as well (the baseline model judging), against the bare loop making the same
  *     policy and judge calls per row; target ≤ 1.2×;
  * (b) `proctor grade` of a stored run of `--stored` rollouts with a rule grader; target ≥ 20,000 rollouts/s, and its
- *     peak RSS against the same grade of a run a tenth the size (flat memory: about the same).
+ *     peak RSS against the same grade of a run a tenth the size (flat memory: about the same), left to V8's own heap
+ *     sizing and again with the heap held to `HEAP_CAP_MIB` (both sizes must finish within it: what they keep does
+ *     not grow with the rollouts).
  * Prints its figures; it writes no RESULTS.md section (the lead runs the benches together).
  */
 const rowsCount = argNumber("--rows", 2000, POSITIVE_INTEGER)
@@ -35,6 +37,9 @@ const concurrency = argNumber("--concurrency", 32, POSITIVE_INTEGER)
 const cli = resolve(argString("--cli") ?? fileURLToPath(new URL("bin.cjs", import.meta.resolve("proctor"))))
 const baselineMain = fileURLToPath(new URL("../../../examples/baseline-model/dist/main.js", import.meta.url))
 const bareLoop = fileURLToPath(new URL("./bareDatasetLoop.js", import.meta.url))
+
+/** A heap every grade must fit in, whatever the run's size: what a grade keeps alive does not grow with its rollouts. */
+const HEAP_CAP_MIB = 36
 
 const tmp = mkdtempSync(join(tmpdir(), "proctor-bench-graders-"))
 try {
@@ -89,19 +94,31 @@ try {
       `(${bareJudged.cpuSeconds.toFixed(2)} s CPU), proctor ${judged.wallMs.toFixed(0)} ms (${judged.cpuSeconds.toFixed(2)} s CPU): ` +
       `${ratio(judged.wallMs / bareJudged.wallMs)} (target ≤ 1.20×); CPU ${ratio(judged.cpuSeconds / bareJudged.cpuSeconds)}`,
   )
-  const grade = async (rollouts: number) => {
-    const runDir = writeStoredRun(join(tmp, `stored-${rollouts}`), rollouts)
-    const run = await timedNode([cli, "grade", runDir, "--grader", '{ type = "numeric", name = "close" }', "--json"])
-    if (run.code !== 0) throw new Error(`proctor grade exited ${run.code}: ${run.stderrTail}`)
+  const storedRuns = new Map<number, string>()
+  const grade = async (rollouts: number, name: string, node: ReadonlyArray<string> = []) => {
+    let runDir = storedRuns.get(rollouts)
+    if (runDir === undefined) {
+      runDir = writeStoredRun(join(tmp, `stored-${rollouts}`), rollouts)
+      storedRuns.set(rollouts, runDir)
+    }
+    const set = ["--name", name, "--grader", '{ type = "numeric", name = "close" }', "--json"]
+    const run = await timedNode([...node, cli, "grade", runDir, ...set])
+    if (run.code !== 0) throw new Error(`proctor grade (${name}) exited ${run.code}: ${run.stderrTail}`)
     return run
   }
-  const small = await grade(Math.max(1, Math.floor(stored / 10)))
-  const large = await grade(stored)
+  const tenth = Math.max(1, Math.floor(stored / 10))
+  const small = await grade(tenth, "free")
+  const large = await grade(stored, "free")
+  const capped = [`--max-old-space-size=${HEAP_CAP_MIB}`]
+  const smallCapped = await grade(tenth, "capped", capped)
+  const largeCapped = await grade(stored, "capped", capped)
   log(
     `(b) proctor grade of ${stored} stored rollouts: ${large.wallMs.toFixed(0)} ms whole process, ` +
       `${Math.round(stored / (large.wallMs / 1000)).toLocaleString("en-US")} rollouts/s (target ≥ 20,000), ` +
       `${large.cpuSeconds.toFixed(2)} s CPU (${Math.round(stored / large.cpuSeconds).toLocaleString("en-US")} rollouts per CPU second); peak RSS ` +
-      `${mib(large.peakRssBytes)} MiB against ${mib(small.peakRssBytes)} MiB for a tenth of them`,
+      `${mib(large.peakRssBytes)} MiB against ${mib(small.peakRssBytes)} MiB for a tenth of them; with the heap held to ` +
+      `${HEAP_CAP_MIB} MiB both finish, ${largeCapped.wallMs.toFixed(0)} ms and ${mib(largeCapped.peakRssBytes)} MiB against ` +
+      `${smallCapped.wallMs.toFixed(0)} ms and ${mib(smallCapped.peakRssBytes)} MiB`,
   )
   log(`load after: ${loads()} (a shared machine: figures are indicative)`)
 } finally {
