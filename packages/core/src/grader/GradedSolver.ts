@@ -1,4 +1,4 @@
-import { Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { isRecord } from "../internal/isRecord.js"
 import { JudgedRollout } from "../judge/JudgedRollout.js"
 import type { JudgeError } from "../judge/JudgeError.js"
@@ -69,12 +69,12 @@ export const gradeRollout = (
   input: GraderInput,
 ): Effect.Effect<GradeOutcome, SolverError> =>
   graders.grade(input).pipe(
-    Effect.provideService(RunJudges, judges),
-    Effect.provideService(JudgedRollout, {
-      rolloutId: task.rolloutId,
-      seed: task.key.seed,
-      attempt: task.key.attempt,
-    }),
+    // One context for both: each service provided apart copies the whole context, a cost per rollout.
+    Effect.provide(
+      Context.make(RunJudges, judges).pipe(
+        Context.add(JudgedRollout, { rolloutId: task.rolloutId, seed: task.key.seed, attempt: task.key.attempt }),
+      ),
+    ),
     Effect.mapError(graderFailure),
   )
 

@@ -161,7 +161,11 @@ export class JudgeClient extends Context.Tag("@proctor/core/JudgeClient")<JudgeC
         return { posted, calls }
       })
 
-    const judged = <A>(ask: JudgeAsk<A>, posted: Posted): JudgeReading<A> | JudgeError => {
+    /** The judge's text and what the grader read in it, or why there is nothing to read. */
+    const judged = <A>(
+      ask: JudgeAsk<A>,
+      posted: Posted,
+    ): { readonly content: string; readonly reading: JudgeReading<A> } | JudgeError => {
       const fail = (reason: JudgeErrorReason, message: string) =>
         new JudgeError({ reason, grader: ask.grader, message, answer: cut(posted.text) })
       if (posted.status === 429 || posted.status >= 500) {
@@ -170,10 +174,11 @@ export class JudgeClient extends Context.Tag("@proctor/core/JudgeClient")<JudgeC
       if (posted.status >= 400) return fail("refused", `the judge refused the call: HTTP ${posted.status}`)
       const content = contentOf(posted.text)
       if (content === null) return fail("unparseable", "the judge's answer is not a chat completion with text")
-      return ask.read(content)
+      return { content, reading: ask.read(content) }
     }
 
-    const ask = Effect.fn("JudgeClient.ask")(function* <A>(question: JudgeAsk<A>) {
+    // A judge is asked once a row or more: its span keeps no stack trace, which costs an Error a call.
+    const ask = Effect.fn("JudgeClient.ask", { captureStackTrace: false })(function* <A>(question: JudgeAsk<A>) {
       yield* Effect.annotateCurrentSpan({ grader: question.grader, model: settings.model })
       const spent: Array<ModelCall> = []
       for (let attempt = 1; ; attempt++) {
@@ -184,18 +189,22 @@ export class JudgeClient extends Context.Tag("@proctor/core/JudgeClient")<JudgeC
         if (posted._tag === "Left") failure = posted.left
         else {
           retryAfterMs = posted.right.retryAfterMs
-          const reading = judged(question, posted.right)
-          if (reading instanceof JudgeError) failure = reading
-          else if (reading.ok) {
-            const text = contentOf(posted.right.text) ?? ""
-            const answer: JudgeAnswer<A> = { value: reading.value, text, tries: attempt, spend: spendOf(spent) }
+          const read = judged(question, posted.right)
+          if (read instanceof JudgeError) failure = read
+          else if (read.reading.ok) {
+            const answer: JudgeAnswer<A> = {
+              value: read.reading.value,
+              text: read.content,
+              tries: attempt,
+              spend: spendOf(spent),
+            }
             return answer
           } else {
             failure = new JudgeError({
-              reason: reading.reason,
+              reason: read.reading.reason,
               grader: question.grader,
-              message: reading.message,
-              answer: cut(contentOf(posted.right.text) ?? ""),
+              message: read.reading.message,
+              answer: cut(read.content),
             })
           }
         }

@@ -66,10 +66,13 @@ export const askSamples = <A>(ask: Omit<JudgeAsk<A>, "sample">) =>
   Effect.gen(function* () {
     const judge = yield* JudgeClient
     const samples = judge.settings.samples ?? judgeDefaults.samples
-    const answers: ReadonlyArray<JudgeAnswer<A>> = yield* Effect.forEach(
-      Array.from({ length: samples }, (_, index) => index),
-      (sample) => judge.ask({ ...ask, ...(samples === 1 ? {} : { sample }) }),
-    )
+    const answers: ReadonlyArray<JudgeAnswer<A>> =
+      samples === 1
+        ? [yield* judge.ask(ask)]
+        : yield* Effect.forEach(
+            Array.from({ length: samples }, (_, sample) => sample),
+            (sample) => judge.ask({ ...ask, sample }),
+          )
     return {
       answers,
       record: (reasoning: string | null): JudgeRecord<A> => ({

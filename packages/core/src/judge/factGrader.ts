@@ -51,4 +51,4 @@ export const factGrader: JudgeGrader<FactGraderSpec> = (spec, input) =>
       reference: columnText(input.item, spec.reference),
       answer: input.answer,
     }),
-  }).pipe(Effect.withSpan("factGrader", { attributes: { grader: judgeGraderName(spec) } }))
+  }).pipe(Effect.withSpan("factGrader", { attributes: { grader: judgeGraderName(spec) }, captureStackTrace: false }))

@@ -108,4 +108,6 @@ export const pairwiseGrader: JudgeGrader<PairwiseGraderSpec> = (spec, input) =>
       ...(reasoning === null ? {} : { reason: reasoning }),
       details: { kind: "pairwise", order: first, verdicts },
     }
-  }).pipe(Effect.withSpan("pairwiseGrader", { attributes: { grader: judgeGraderName(spec) } }))
+  }).pipe(
+    Effect.withSpan("pairwiseGrader", { attributes: { grader: judgeGraderName(spec) }, captureStackTrace: false }),
+  )
