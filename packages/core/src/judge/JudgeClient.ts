@@ -177,9 +177,9 @@ export class JudgeClient extends Context.Tag("@proctor/core/JudgeClient")<JudgeC
       return { content, reading: ask.read(content) }
     }
 
-    // A judge is asked once a row or more: its span keeps no stack trace, which costs an Error a call.
-    const ask = Effect.fn("JudgeClient.ask", { captureStackTrace: false })(function* <A>(question: JudgeAsk<A>) {
-      yield* Effect.annotateCurrentSpan({ grader: question.grader, model: settings.model })
+    // Untraced: a judge is asked once a row or more, and a span a call (with the grader's around it) cost more than
+    // the call's own work; every call is traced where it counts, as a model call the interceptor records.
+    const ask = Effect.fnUntraced(function* <A>(question: JudgeAsk<A>) {
       const spent: Array<ModelCall> = []
       for (let attempt = 1; ; attempt++) {
         const { posted, calls } = yield* callOnce(question)

@@ -1,4 +1,4 @@
-import { Effect, Schema } from "effect"
+import { Schema } from "effect"
 import { columnText, type JudgeGrader, judgeGraderFields, judgeGraderName, taskText } from "./JudgeGrader.js"
 import { askLabel, labelMessages } from "./labelGrader.js"
 
@@ -51,4 +51,4 @@ export const factGrader: JudgeGrader<FactGraderSpec> = (spec, input) =>
       reference: columnText(input.item, spec.reference),
       answer: input.answer,
     }),
-  }).pipe(Effect.withSpan("factGrader", { attributes: { grader: judgeGraderName(spec) }, captureStackTrace: false }))
+  })

@@ -141,4 +141,4 @@ export const labelGrader: JudgeGrader<LabelGraderSpec> = (spec, input: GraderInp
       reference: spec.reference === undefined ? "" : columnText(input.item, spec.reference),
       answer: input.answer,
     }),
-  }).pipe(Effect.withSpan("labelGrader", { attributes: { grader: judgeGraderName(spec) }, captureStackTrace: false }))
+  })

@@ -108,6 +108,4 @@ export const pairwiseGrader: JudgeGrader<PairwiseGraderSpec> = (spec, input) =>
       ...(reasoning === null ? {} : { reason: reasoning }),
       details: { kind: "pairwise", order: first, verdicts },
     }
-  }).pipe(
-    Effect.withSpan("pairwiseGrader", { attributes: { grader: judgeGraderName(spec) }, captureStackTrace: false }),
-  )
+  })

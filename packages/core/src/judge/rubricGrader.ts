@@ -92,4 +92,4 @@ export const rubricGrader: JudgeGrader<RubricGraderSpec> = (spec, input) =>
         judge: record(reasoning),
       },
     }
-  }).pipe(Effect.withSpan("rubricGrader", { attributes: { grader: judgeGraderName(spec) }, captureStackTrace: false }))
+  })
