@@ -34,7 +34,7 @@ export interface GraderSet {
   readonly gradeSync: ((input: GraderInput) => GradeOutcome) | null
 }
 
-export type ModelGrader = (input: GraderInput) => Effect.Effect<GraderVerdict, GraderError | JudgeError, RunJudges>
+type ModelGrader = (input: GraderInput) => Effect.Effect<GraderVerdict, GraderError | JudgeError, RunJudges>
 
 type Compiled =
   | { readonly name: string; readonly weight: number; readonly rule: RuleGrader }

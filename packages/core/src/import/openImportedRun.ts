@@ -5,7 +5,7 @@ import type { Dataset } from "../dataset/Dataset.js"
 import { datasetSolver, type RowPrompt } from "../dataset/DatasetSolver.js"
 import { runJudgesOrNone } from "../grader/GradedSolver.js"
 import { GraderError, type GraderInput, type GraderVerdict, type GraderVerdicts } from "../grader/Grader.js"
-import { type GradeOutcome, type GraderSet, type ModelGrader, modelGrader, SCORE_GRADER } from "../grader/GraderSet.js"
+import { type GradeOutcome, type GraderSet, modelGrader, SCORE_GRADER } from "../grader/GraderSet.js"
 import { isRecord } from "../internal/isRecord.js"
 import type { JudgeAnswer } from "../judge/JudgeClient.js"
 import type { JudgeError } from "../judge/JudgeError.js"
@@ -61,16 +61,6 @@ export const importedGraderSet = (rows: ReadonlyArray<ImportedRow>, judge?: Judg
       ? error
       : new GraderError({ reason: "Threw", grader: SCORE_GRADER, message: String(error), cause: error })
   const allRules = rows.every((row) => row.checks.every((check) => "rule" in check))
-  // A model check's grader is bound to the run's judge once, on first use (every check of a test shares its spec).
-  const modelGraders = new Map<ImportedCheck, Effect.Effect<ModelGrader, GraderError>>()
-  const graderOf = (check: Extract<ImportedCheck, { model: unknown }>) => {
-    let grader = modelGraders.get(check)
-    if (grader === undefined) {
-      grader = Effect.cached(modelGrader(check.name, check.model, judge)).pipe(Effect.runSync)
-      modelGraders.set(check, grader)
-    }
-    return grader
-  }
   const verdictOf = (
     check: ImportedCheck,
     input: GraderInput,
@@ -107,7 +97,7 @@ export const importedGraderSet = (rows: ReadonlyArray<ImportedRow>, judge?: Judg
         ),
       )
     }
-    return Effect.flatMap(graderOf(check), (grade) =>
+    return Effect.flatMap(modelGrader(check.name, check.model, judge), (grade) =>
       grade({
         answer: input.answer,
         item: check.item,
