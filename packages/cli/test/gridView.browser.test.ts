@@ -228,7 +228,7 @@ describe("a grid run, in Chromium", () => {
     const file = join(tmp, "grid.html")
     const report = await runCli(["report", gridDir, "--html", file])
     expect(report.code, report.stderr).toBe(0)
-    expect(report.stdout).toContain(`${4 * TASKS} rollouts`)
+    expect(report.stdout).toContain(`: the grid of 4 variants, ${4 * TASKS} rollouts`)
     await checkGridPage(await openPage(pathToFileURL(file).href), "grid-report")
   })
 })

@@ -59,12 +59,16 @@ export const reportCommand = (
   const file = options.html!
   return reportedRuns(runDirs).pipe(
     Effect.flatMap((reported) =>
-      writeHtmlReport({ ...reported, file, transcriptBudgetBytes: options.maxTranscriptsMb * MB }),
+      Effect.map(
+        writeHtmlReport({ ...reported, file, transcriptBudgetBytes: options.maxTranscriptsMb * MB }),
+        (written) => ({ written, grid: reported.grid }),
+      ),
     ),
-    Effect.map((written) => {
+    Effect.map(({ written, grid }) => {
       const left = written.omitted === 0 ? "" : `; ${written.omitted} transcripts left out (over --max-transcripts-mb)`
+      const what = grid === undefined ? "" : `the grid of ${grid.variants.length} variants, `
       io.stdout.write(
-        `wrote ${file} (${(written.bytes / MB).toFixed(1)} MB): ${written.rollouts} rollouts, ${written.transcripts} transcripts${left}\n`,
+        `wrote ${file} (${(written.bytes / MB).toFixed(1)} MB): ${what}${written.rollouts} rollouts, ${written.transcripts} transcripts${left}\n`,
       )
       return ExitCode.Ok as ExitCode
     }),

@@ -30,12 +30,19 @@ export class RunJudges extends Context.Tag("@proctor/core/RunJudges")<RunJudges,
     recordCalls: Parameters<typeof JudgeClient.make>[0]["recordCalls"],
   ): RunJudgesService => {
     const clients = new Map<string, JudgeClientService>()
+    // A grader asks with the same settings object every row: found by it first, without writing out its key.
+    const bySettings = new WeakMap<JudgeSettings, JudgeClientService>()
     return {
       clientOf: (grader, settings) =>
         Effect.suspend(() => {
+          const same = bySettings.get(settings)
+          if (same !== undefined) return Effect.succeed(same)
           const key = JSON.stringify(settings)
           const known = clients.get(key)
-          if (known !== undefined) return Effect.succeed(known)
+          if (known !== undefined) {
+            bySettings.set(settings, known)
+            return Effect.succeed(known)
+          }
           const upstream = judgeUpstream(settings, options.env)
           if (upstream === null) {
             return new GraderError({
@@ -46,6 +53,7 @@ export class RunJudges extends Context.Tag("@proctor/core/RunJudges")<RunJudges,
           }
           const client = JudgeClient.make({ ...options, settings, upstream, recordCalls })
           clients.set(key, client)
+          bySettings.set(settings, client)
           return Effect.succeed(client)
         }),
     }
