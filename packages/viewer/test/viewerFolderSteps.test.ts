@@ -13,7 +13,7 @@ import { makeViewerApi } from "../src/backend/ViewerApi.js"
 const folder = () => mkdtempSync(join(tmpdir(), "proctor-runs-"))
 
 describe("a folder of runs", () => {
-  it.scoped("stands for the run directories directly in it, newest first, and nothing else", () =>
+  it.scoped("stands for the run directories directly in it and a grid's variants, newest first, and nothing else", () =>
     Effect.gen(function* () {
       const runs = folder()
       yield* writeRun(join(runs, "b-oldest"), [0], 1, { createdAt: "2026-01-01T00:00:00.000Z" })
@@ -24,6 +24,16 @@ describe("a folder of runs", () => {
       expect(yield* runDirectoriesAt(runs)).toEqual(["a-newest", "c-middle", "b-oldest"].map((n) => join(runs, n)))
       // A run directory given as such is itself, not a folder of its runs' subdirectories.
       expect(yield* runDirectoriesAt(join(runs, "c-middle"))).toEqual([join(runs, "c-middle")])
+      // A grid run in the folder stands for its variants, each a run directory.
+      const grid = join(runs, "grid")
+      yield* writeRun(join(grid, "variants", "m1"), [0], 1, { createdAt: "2026-04-01T00:00:00.000Z" })
+      yield* writeRun(join(grid, "variants", "m2"), [0], 1, { createdAt: "2026-04-01T00:00:01.000Z" })
+      writeFileSync(join(grid, "grid.json"), "{}")
+      expect(yield* runDirectoriesAt(runs)).toEqual([
+        join(grid, "variants", "m2"),
+        join(grid, "variants", "m1"),
+        ...["a-newest", "c-middle", "b-oldest"].map((n) => join(runs, n)),
+      ])
     }),
   )
 

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
-import { CONFIG_FILE, RESULTS_FILE, StoreError, storeIoError } from "@proctor/core"
+import { CONFIG_FILE, isGridRunDir, RESULTS_FILE, StoreError, storeIoError, VARIANTS_DIR } from "@proctor/core"
 import { Effect } from "effect"
 
 /** What makes a directory a run directory for the reader: its plan or its journal. */
@@ -19,9 +19,21 @@ const startedMs = (dir: string): number => {
   return statSync(dir).mtimeMs
 }
 
+/** The run directories a folder's entry stands for: itself, a grid run's variants, or none. */
+const runsOfEntry = (dir: string): ReadonlyArray<string> => {
+  if (isRunDirectory(dir)) return [dir]
+  if (!isGridRunDir(dir)) return []
+  const variants = join(dir, VARIANTS_DIR)
+  if (!existsSync(variants)) return []
+  return readdirSync(variants, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && isRunDirectory(join(variants, entry.name)))
+    .map((entry) => join(variants, entry.name))
+}
+
 /**
  * What `proctor view PATH` shows of a path: the run directory itself, or — for a folder of runs such as `runs/` —
- * every run directory directly inside it, newest first. A path that is neither is refused with the reason.
+ * every run directory directly inside it, and every variant of a grid run inside it, newest first. A path that is
+ * neither is refused with the reason.
  */
 export const runDirectoriesAt = (path: string): Effect.Effect<ReadonlyArray<string>, StoreError> =>
   Effect.try({
@@ -32,11 +44,9 @@ export const runDirectoriesAt = (path: string): Effect.Effect<ReadonlyArray<stri
       }
       if (isRunDirectory(path)) return [path]
       const runs = readdirSync(path, { withFileTypes: true })
-        .filter((entry) => entry.isDirectory() && isRunDirectory(join(path, entry.name)))
-        .map((entry) => {
-          const dir = join(path, entry.name)
-          return { dir, started: startedMs(dir) }
-        })
+        .filter((entry) => entry.isDirectory())
+        .flatMap((entry) => runsOfEntry(join(path, entry.name)))
+        .map((dir) => ({ dir, started: startedMs(dir) }))
         .sort((a, b) => b.started - a.started || a.dir.localeCompare(b.dir))
       if (runs.length === 0) {
         throw new StoreError({
