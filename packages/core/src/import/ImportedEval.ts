@@ -1,7 +1,8 @@
 import type { Effect } from "effect"
 import type { GraderError, GraderVerdict } from "../grader/Grader.js"
 import type { GridVariantSpec } from "../grid/GridVariants.js"
-import type { JudgeMessage, JudgeReading } from "../judge/JudgeClient.js"
+import type { JudgeClient } from "../judge/JudgeClient.js"
+import type { JudgeError } from "../judge/JudgeError.js"
 import type { ModelGraderSpec } from "../judge/ModelGraderSpec.js"
 
 /**
@@ -29,15 +30,14 @@ export type ImportedCheckKind =
     }
   /**
    * A model grader of the source's own prompt (OpenAI's `score_model`, `label_model`): the run's judge, with the
-   * criterion's model and settings, asked its messages for the answer, and its reply read into a verdict.
+   * criterion's model and settings, asked its messages about the answer (`grade`, on that judge's client).
    */
   | {
       readonly judged: {
         readonly model: string
         readonly temperature?: number
         readonly max_tokens?: number
-        readonly messages: (answer: string) => ReadonlyArray<JudgeMessage>
-        readonly read: (reply: string) => JudgeReading<GraderVerdict>
+        readonly grade: (answer: string, grader: string) => Effect.Effect<GraderVerdict, JudgeError, JudgeClient>
       }
       readonly path: string
     }

@@ -6,8 +6,7 @@ import { datasetSolver, type RowPrompt } from "../dataset/DatasetSolver.js"
 import { runJudgesOrNone } from "../grader/GradedSolver.js"
 import { GraderError, type GraderInput, type GraderVerdict, type GraderVerdicts } from "../grader/Grader.js"
 import { type GradeOutcome, type GraderSet, modelGrader, SCORE_GRADER } from "../grader/GraderSet.js"
-import { isRecord } from "../internal/isRecord.js"
-import type { JudgeAnswer } from "../judge/JudgeClient.js"
+import { JudgeClient } from "../judge/JudgeClient.js"
 import type { JudgeError } from "../judge/JudgeError.js"
 import type { JudgeSettings } from "../judge/JudgeSettings.js"
 import { RunJudges } from "../judge/RunJudges.js"
@@ -22,15 +21,6 @@ const judgePathsOf = (check: ImportedCheck): ReadonlyArray<string> =>
     : "set" in check
       ? check.set.flatMap(judgePathsOf)
       : []
-
-/** A judge's answer as a verdict, with what the judge said and spent in its details. */
-const judgedVerdict = (model: string, answer: JudgeAnswer<GraderVerdict>): GraderVerdict => ({
-  ...answer.value,
-  details: {
-    ...(isRecord(answer.value.details) ? answer.value.details : {}),
-    judge: { model, tries: answer.tries, spend: answer.spend },
-  },
-})
 
 /**
  * The grader set of an imported eval: each row has its own checks (a promptfoo test its own assertions), found by
@@ -80,7 +70,7 @@ export const importedGraderSet = (rows: ReadonlyArray<ImportedRow>, judge?: Judg
       )
     }
     if ("judged" in check) {
-      const { model, temperature, max_tokens, messages, read } = check.judged
+      const { model, temperature, max_tokens, grade } = check.judged
       if (judge === undefined) return new GraderError({ reason: "Unloadable", grader: check.name, message: "no judge" })
       // The run's judge (its endpoint and key), asked with the criterion's own model and settings.
       const settings: JudgeSettings = {
@@ -91,9 +81,7 @@ export const importedGraderSet = (rows: ReadonlyArray<ImportedRow>, judge?: Judg
       }
       return Effect.flatMap(RunJudges, (judges) =>
         Effect.flatMap(judges.clientOf(check.name, settings), (client) =>
-          Effect.map(client.ask({ grader: check.name, messages: messages(input.answer), read }), (answer) =>
-            judgedVerdict(model, answer),
-          ),
+          Effect.provideService(grade(input.answer, check.name), JudgeClient, client),
         ),
       )
     }

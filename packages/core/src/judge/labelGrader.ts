@@ -53,7 +53,8 @@ export interface LabelQuestion {
   readonly grader: string
   readonly labels: ReadonlyArray<string>
   readonly passing: ReadonlyArray<string>
-  readonly scores: Readonly<Record<string, number>>
+  /** What each label scores; default 1 for a passing label, 0 for the others. */
+  readonly scores?: Readonly<Record<string, number>>
   readonly messages: ReadonlyArray<JudgeMessage>
 }
 
@@ -119,7 +120,9 @@ export const askLabel = (question: LabelQuestion): Effect.Effect<GraderVerdict, 
     })
     const labels = answers.map((answer) => answer.value.label)
     const label = mostCommon(labels)
-    const sampleScores = labels.map((each) => question.scores[each] ?? 0)
+    const scoreOf = (each: string) =>
+      question.scores === undefined ? (question.passing.includes(each) ? 1 : 0) : (question.scores[each] ?? 0)
+    const sampleScores = labels.map(scoreOf)
     const score = sampleScores.reduce((a, b) => a + b, 0) / sampleScores.length
     const reasoning = answers.find((answer) => answer.value.label === label)?.value.reasoning ?? null
     return {
@@ -135,7 +138,6 @@ export const labelGrader: JudgeGrader<LabelGraderSpec> = (spec, input: GraderInp
     grader: judgeGraderName(spec),
     labels: spec.labels,
     passing: spec.passing,
-    scores: Object.fromEntries(spec.labels.map((label) => [label, spec.passing.includes(label) ? 1 : 0])),
     messages: labelMessages(spec.instructions, spec.labels, spec.passing, spec.descriptions ?? {}, {
       task: taskText(spec, input),
       reference: spec.reference === undefined ? "" : columnText(input.item, spec.reference),

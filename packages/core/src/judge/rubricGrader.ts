@@ -1,4 +1,7 @@
 import { Effect, Schema } from "effect"
+import type { GraderVerdict } from "../grader/Grader.js"
+import type { JudgeClient, JudgeMessage } from "./JudgeClient.js"
+import type { JudgeError } from "./JudgeError.js"
 import {
   askSamples,
   columnText,
@@ -48,17 +51,25 @@ const numberOf = (value: unknown): number | null => {
   return typeof number === "number" && Number.isFinite(number) ? number : null
 }
 
-export const rubricGrader: JudgeGrader<RubricGraderSpec> = (spec, input) =>
+/** How a score question is put: its messages, the range the judge scores in, and the score that passes. */
+export interface ScoreQuestion {
+  readonly grader: string
+  readonly messages: ReadonlyArray<JudgeMessage>
+  readonly min: number
+  readonly max: number
+  readonly passScore: number
+}
+
+/**
+ * Asks a score question: the verdict of its samples (their mean score mapped onto 0–1, passing at `passScore`). An
+ * answer with no score in the range is asked again, then a `judge` error.
+ */
+export const askScore = (question: ScoreQuestion): Effect.Effect<GraderVerdict, JudgeError, JudgeClient> =>
   Effect.gen(function* () {
-    const [min, max] = spec.range
+    const { min, max, passScore } = question
     const { answers, record } = yield* askSamples({
-      grader: judgeGraderName(spec),
-      messages: judgeMessages(INSTRUCTIONS, scoreFormat(min, max), [
-        { title: "Task", text: taskText(spec, input) },
-        { title: "Reference answer", text: spec.reference === undefined ? "" : columnText(input.item, spec.reference) },
-        { title: "Answer", text: input.answer },
-        { title: "Rubric", text: spec.rubric },
-      ]),
+      grader: question.grader,
+      messages: question.messages,
       read: (text) => {
         const json = judgeJson(text)
         if (json === null)
@@ -77,7 +88,6 @@ export const rubricGrader: JudgeGrader<RubricGraderSpec> = (spec, input) =>
       },
     })
     const raw = answers.reduce((total, answer) => total + answer.value.score, 0) / answers.length
-    const passScore = spec.pass_score ?? (min + max) / 2
     const reasoning = answers[0]?.value.reasoning ?? null
     return {
       score: (raw - min) / (max - min),
@@ -93,3 +103,19 @@ export const rubricGrader: JudgeGrader<RubricGraderSpec> = (spec, input) =>
       },
     }
   })
+
+export const rubricGrader: JudgeGrader<RubricGraderSpec> = (spec, input) => {
+  const [min, max] = spec.range
+  return askScore({
+    grader: judgeGraderName(spec),
+    messages: judgeMessages(INSTRUCTIONS, scoreFormat(min, max), [
+      { title: "Task", text: taskText(spec, input) },
+      { title: "Reference answer", text: spec.reference === undefined ? "" : columnText(input.item, spec.reference) },
+      { title: "Answer", text: input.answer },
+      { title: "Rubric", text: spec.rubric },
+    ]),
+    min,
+    max,
+    passScore: spec.pass_score ?? (min + max) / 2,
+  })
+}

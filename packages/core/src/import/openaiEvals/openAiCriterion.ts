@@ -5,9 +5,11 @@ import type { LoadedCodeGrader } from "../../grader/loadCodeGrader.js"
 import { loadPythonGrader } from "../../grader/loadPythonGrader.js"
 import { compileRuleGrader, type RuleGrader } from "../../grader/RuleGraders.js"
 import { isRecord } from "../../internal/isRecord.js"
-import type { JudgeMessage, JudgeReading } from "../../judge/JudgeClient.js"
-import { judgeJson, reasoningOf } from "../../judge/judgeAnswer.js"
+import type { JudgeClient, JudgeMessage } from "../../judge/JudgeClient.js"
+import type { JudgeError } from "../../judge/JudgeError.js"
 import { labelFormat, numberScoreFormat, ownJudgeMessages } from "../../judge/judgePrompt.js"
+import { askLabel } from "../../judge/labelGrader.js"
+import { askScore } from "../../judge/rubricGrader.js"
 import type { ImportedCheck } from "../ImportedEval.js"
 import { ImportProblem, shown } from "../ImportProblem.js"
 import { renderVars } from "../VarsTemplate.js"
@@ -147,61 +149,13 @@ const labelsOf = (value: unknown, path: string): ReadonlyArray<string> => {
   return value as ReadonlyArray<string>
 }
 
-/** The verdict of a judge's score in `[min, max]`: the score mapped onto 0–1, passing at the threshold. */
-const readScore =
-  (min: number, max: number, threshold: number) =>
-  (reply: string): JudgeReading<GraderVerdict> => {
-    const json = judgeJson(reply)
-    const raw = json === null ? null : typeof json.score === "string" ? Number(json.score) : json.score
-    if (typeof raw !== "number" || !Number.isFinite(raw))
-      return { ok: false, reason: "unparseable", message: 'the judge\'s answer has no numeric "score"' }
-    if (raw < min || raw > max)
-      return { ok: false, reason: "out_of_range", message: `the judge's score ${raw} is outside [${min}, ${max}]` }
-    const reasoning = json === null ? null : reasoningOf(json)
-    return {
-      ok: true,
-      value: {
-        score: (raw - min) / (max - min),
-        passed: raw >= threshold,
-        ...(reasoning === null ? {} : { reason: reasoning }),
-        details: { kind: "score", raw_score: raw, range: [min, max], pass_threshold: threshold },
-      },
-    }
-  }
-
-/** The verdict of a judge's label: 1 and passing for one of `passing`, 0 otherwise. */
-const readLabel =
-  (labels: ReadonlyArray<string>, passing: ReadonlyArray<string>) =>
-  (reply: string): JudgeReading<GraderVerdict> => {
-    const json = judgeJson(reply)
-    const label = json?.label
-    if (typeof label !== "string")
-      return { ok: false, reason: "unparseable", message: 'the judge\'s answer has no "label"' }
-    if (!labels.includes(label))
-      return {
-        ok: false,
-        reason: "out_of_range",
-        message: `the judge's label ${JSON.stringify(label)} is not one of the labels`,
-      }
-    const passed = passing.includes(label)
-    const reasoning = json === null ? null : reasoningOf(json)
-    return {
-      ok: true,
-      value: {
-        score: passed ? 1 : 0,
-        passed,
-        ...(reasoning === null ? {} : { reason: reasoning }),
-        details: { kind: "label", label },
-      },
-    }
-  }
-
 /**
  * A `score_model` or `label_model` criterion: the run's judge (`--judge`: its endpoint and key) asked the criterion's
  * own messages (templates over `{{ item.x }}` and `{{ sample.output_text }}`) with the criterion's `model`, proctor's
  * answer format added to the system message. `score_model` scores in `range` (default `[0, 1]`) and passes at
- * `pass_threshold` (default: the middle of the range); `label_model` passes on one of `passing_labels`. An answer
- * that does not parse, or falls outside the range or the labels, is asked again, then a `judge` error.
+ * `pass_threshold` (default: the middle of the range); `label_model` passes on one of `passing_labels`. They are read
+ * as proctor's `rubric` and `label` graders read their judge (`askScore`, `askLabel`): an answer that does not parse,
+ * or falls outside the range or the labels, is asked again, then a `judge` error.
  */
 const modelCriterion = (criterion: Readonly<Record<string, unknown>>, path: string) => {
   const type = criterion.type as "score_model" | "label_model"
@@ -239,8 +193,10 @@ const modelCriterion = (criterion: Readonly<Record<string, unknown>>, path: stri
     if (typeof value !== "number") throw new ImportProblem(`${path}.sampling_params.${key}`, "expected a number")
     sampling[setting] = value
   }
-  let format: string
-  let read: (reply: string) => JudgeReading<GraderVerdict>
+  let ask: (
+    grader: string,
+    messages: ReadonlyArray<JudgeMessage>,
+  ) => Effect.Effect<GraderVerdict, JudgeError, JudgeClient>
   if (type === "score_model") {
     const range = criterion.range ?? [0, 1]
     if (!Array.isArray(range) || range.length !== 2 || !range.every(Number.isFinite) || !(range[0] < range[1]))
@@ -249,16 +205,17 @@ const modelCriterion = (criterion: Readonly<Record<string, unknown>>, path: stri
     const threshold = criterion.pass_threshold ?? (min + max) / 2
     if (typeof threshold !== "number" || !Number.isFinite(threshold))
       throw new ImportProblem(`${path}.pass_threshold`, `expected a number, not ${shown(threshold)}`)
-    format = numberScoreFormat(min, max)
-    read = readScore(min, max, threshold)
+    const format = numberScoreFormat(min, max)
+    ask = (grader, messages) =>
+      askScore({ grader, messages: ownJudgeMessages(messages, format), min, max, passScore: threshold })
   } else {
     const labels = labelsOf(criterion.labels, `${path}.labels`)
     const passing = labelsOf(criterion.passing_labels, `${path}.passing_labels`)
     const stray = passing.find((label) => !labels.includes(label))
     if (stray !== undefined)
       throw new ImportProblem(`${path}.passing_labels`, `${JSON.stringify(stray)} is not one of the labels`)
-    format = labelFormat(labels)
-    read = readLabel(labels, passing)
+    const format = labelFormat(labels)
+    ask = (grader, messages) => askLabel({ grader, labels, passing, messages: ownJudgeMessages(messages, format) })
   }
   return (item: Readonly<Record<string, unknown>>): CriterionCheck => {
     const filled = templates.map(({ role, source, where }) => ({ role, fill: template(source, item, where) }))
@@ -266,12 +223,11 @@ const modelCriterion = (criterion: Readonly<Record<string, unknown>>, path: stri
       judged: {
         model,
         ...sampling,
-        messages: (answer) =>
-          ownJudgeMessages(
+        grade: (answer, grader) =>
+          ask(
+            grader,
             filled.map(({ role, fill }) => ({ role, content: fill(answer) })),
-            format,
           ),
-        read,
       },
       path,
     }
