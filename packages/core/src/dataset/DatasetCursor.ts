@@ -51,7 +51,6 @@ export const jsonlCursor = (path: string): DatasetCursor => {
       }
       const text = buffer.toString("utf8", from, end).trim()
       from = Math.min(end + 1, filled)
-      if (end === filled) from = filled
       line++
       if (text !== "") return text
     }

@@ -61,22 +61,29 @@ export const graderFailure = (error: GraderError | JudgeError): SolverError =>
     message: `grader ${error.grader}: ${error.message}`,
   })
 
-/** A rollout's grading, with the run's judges and the rollout the judges' calls count toward. */
+/** A rollout's grading, with the run's judges and the rollout the judges' calls count toward; its errors as they are. */
+export const gradeWithJudges = (
+  graders: GraderSet,
+  judges: RunJudgesService,
+  rollout: JudgedRollout["Type"],
+  input: GraderInput,
+): Effect.Effect<GradeOutcome, GraderError | JudgeError> =>
+  // One context for both: each service provided apart copies the whole context, a cost per rollout.
+  Effect.provide(graders.grade(input), Context.make(RunJudges, judges).pipe(Context.add(JudgedRollout, rollout)))
+
+/** A rollout's grading, its errors as the rollout's (`graderFailure`). */
 export const gradeRollout = (
   graders: GraderSet,
   judges: RunJudgesService,
   task: Pick<RolloutTask, "rolloutId" | "key">,
   input: GraderInput,
 ): Effect.Effect<GradeOutcome, SolverError> =>
-  graders.grade(input).pipe(
-    // One context for both: each service provided apart copies the whole context, a cost per rollout.
-    Effect.provide(
-      Context.make(RunJudges, judges).pipe(
-        Context.add(JudgedRollout, { rolloutId: task.rolloutId, seed: task.key.seed, attempt: task.key.attempt }),
-      ),
-    ),
-    Effect.mapError(graderFailure),
-  )
+  gradeWithJudges(
+    graders,
+    judges,
+    { rolloutId: task.rolloutId, seed: task.key.seed, attempt: task.key.attempt },
+    input,
+  ).pipe(Effect.mapError(graderFailure))
 
 /** The run's judges where the layer is built (`RunJudges.none` without an interceptor). */
 export const runJudgesOrNone = Effect.map(

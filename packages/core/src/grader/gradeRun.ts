@@ -9,7 +9,6 @@ import { type DatasetCursor, jsonlCursor } from "../dataset/DatasetCursor.js"
 import { graderSetupError } from "../dataset/DatasetRun.js"
 import type { RolloutInterception } from "../interceptor/Interceptor.js"
 import { isRecord } from "../internal/isRecord.js"
-import { JudgedRollout } from "../judge/JudgedRollout.js"
 import { JudgeError } from "../judge/JudgeError.js"
 import { JudgeObservations } from "../judge/JudgeObservations.js"
 import type { JudgeSettings } from "../judge/JudgeSettings.js"
@@ -26,7 +25,7 @@ import {
   saveSummary,
 } from "../store/RunDirectory.js"
 import { SummaryAccumulator } from "../summary/Summary.js"
-import { answerOfFinal, itemOfFinal } from "./GradedSolver.js"
+import { answerOfFinal, gradeWithJudges, itemOfFinal } from "./GradedSolver.js"
 import { GraderError, type GraderInput } from "./Grader.js"
 import { type GradeOutcome, makeGraderSet } from "./GraderSet.js"
 import { type GraderSpec, graderName } from "./GraderSpec.js"
@@ -188,9 +187,7 @@ export const gradeRun = Effect.fn("gradeRun")(function* (options: GradeRunOption
       seed: result.seed,
       attempt: result.attempt,
     }
-    return graders.grade(input).pipe(
-      Effect.provideService(RunJudges, judges),
-      Effect.provideService(JudgedRollout, rollout),
+    return gradeWithJudges(graders, judges, rollout, input).pipe(
       Effect.either,
       Effect.map((outcome) => regraded(result, Either.merge(outcome), isDataset)),
     )

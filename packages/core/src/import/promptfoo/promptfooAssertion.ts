@@ -1,14 +1,15 @@
 import { parse as parseYaml } from "yaml"
 import type { GraderVerdict } from "../../grader/Grader.js"
+import { SCORE_GRADER } from "../../grader/GraderSet.js"
 import type { GraderSpec } from "../../grader/GraderSpec.js"
 import { compileRuleGrader } from "../../grader/RuleGraders.js"
 import { isRecord } from "../../internal/isRecord.js"
-import type { ImportedCheckKind } from "../ImportedEval.js"
+import type { ImportedCheck, ImportedCheckKind } from "../ImportedEval.js"
 import { ImportProblem, shown } from "../ImportProblem.js"
 import { renderVars } from "../VarsTemplate.js"
 import { EXPECTED, MODEL_GRADED, modelGradedSpec } from "./promptfooModelGraded.js"
 import { type PythonFunctions, pythonCheck } from "./promptfooPython.js"
-import { promptfooAggregate } from "./promptfooScore.js"
+import { promptfooAggregate, thresholdOf } from "./promptfooScore.js"
 
 /** promptfoo's assertion types proctor runs, by the rule each passes on (all score 1 or 0, as promptfoo's do). */
 const SUPPORTED = [
@@ -164,12 +165,6 @@ export interface CheckContext {
   readonly functions: PythonFunctions
 }
 
-const thresholdOf = (value: unknown, path: string): number | undefined => {
-  if (value !== undefined && (typeof value !== "number" || !Number.isFinite(value)))
-    throw new ImportProblem(`${path}.threshold`, `expected a number, not ${shown(value)}`)
-  return value
-}
-
 /**
  * An `assert-set`: its assertions scored and passed together as a test's are (the weighted mean; all must pass unless
  * the set has a threshold), one assertion of the test with the set's weight and metric.
@@ -186,19 +181,32 @@ const assertSet = (
   const inner = assertion.assert
   if (!Array.isArray(inner) || inner.length === 0)
     throw new ImportProblem(`${path}.assert`, "expected a list of assertions")
-  const seen = new Map<string, number>()
-  const checks = inner.map((child, index) => {
-    const { baseName, ...check } = promptfooCheck(child, vars, `${path}.assert[${index}]`, context)
-    const count = (seen.get(baseName) ?? 0) + 1
-    seen.set(baseName, count)
-    return { ...check, name: count === 1 ? baseName : `${baseName}#${count}` }
-  })
+  const members = inner.map((child, index) => ({ assertion: child, path: `${path}.assert[${index}]` }))
   return {
     baseName: metricOf(assertion.metric, path) ?? "assert-set",
     weight: weightOf(assertion.weight, path),
-    set: checks,
+    set: promptfooChecks(members, vars, context),
     aggregate: promptfooAggregate(thresholdOf(assertion.threshold, path)),
   }
+}
+
+/**
+ * A test's (or a set's) assertions as checks, each named by its metric or type (`contains`, `contains#2` for a second
+ * one; a metric named `score` becomes `metric score`, the name of the row's own verdict being taken).
+ */
+export const promptfooChecks = (
+  asserts: ReadonlyArray<{ readonly assertion: unknown; readonly path: string }>,
+  vars: Readonly<Record<string, unknown>>,
+  context: CheckContext,
+): ReadonlyArray<ImportedCheck> => {
+  const seen = new Map<string, number>()
+  return asserts.map(({ assertion, path }) => {
+    const { baseName, ...check } = promptfooCheck(assertion, vars, path, context)
+    const base = baseName === SCORE_GRADER ? `metric ${baseName}` : baseName
+    const count = (seen.get(base) ?? 0) + 1
+    seen.set(base, count)
+    return { ...check, name: count === 1 ? base : `${base}#${count}` }
+  })
 }
 
 /**
@@ -234,9 +242,9 @@ export const promptfooCheck = (
     if (inverse)
       throw new ImportProblem(`${path}.type`, `${JSON.stringify(type)}: a negated model-graded assertion is not mapped`)
     const value = rendered(assertion.value, vars, path)
-    const threshold = assertion.threshold
-    if (threshold !== undefined && (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1)))
-      throw new ImportProblem(`${path}.threshold`, `expected a number from 0 to 1, not ${shown(threshold)}`)
+    const threshold = thresholdOf(assertion.threshold, path)
+    if (threshold !== undefined && !(threshold >= 0 && threshold <= 1))
+      throw new ImportProblem(`${path}.threshold`, `expected a number from 0 to 1, not ${threshold}`)
     return {
       baseName: metric ?? type,
       weight,

@@ -1,5 +1,14 @@
 import type { GraderVerdict } from "../../grader/Grader.js"
 import type { ImportedAggregate } from "../ImportedEval.js"
+import { ImportProblem, shown } from "../ImportProblem.js"
+
+/** A test's, a set's or an assertion's `threshold` as given: a number, or none (absent or null). */
+export const thresholdOf = (value: unknown, path: string): number | undefined => {
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== "number" || Number.isNaN(value))
+    throw new ImportProblem(`${path}.threshold`, `expected a number, not ${shown(value)}`)
+  return value
+}
 
 /**
  * A promptfoo test's result from its assertions' (promptfoo's `AssertionsResult`): the score is their mean weighted by

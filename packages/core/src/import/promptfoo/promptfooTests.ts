@@ -4,6 +4,7 @@ import { parse as parseCsv } from "csv-parse/sync"
 import { parse as parseYaml } from "yaml"
 import { isRecord } from "../../internal/isRecord.js"
 import { ImportProblem, shown } from "../ImportProblem.js"
+import { thresholdOf } from "./promptfooScore.js"
 
 /** A test as promptfoo runs it: `defaultTest` merged in, vars and assertions, and where it was written. */
 export interface PromptfooTest {
@@ -184,13 +185,6 @@ const checkKeys = (table: Readonly<Record<string, unknown>>, allowed: ReadonlySe
   for (const key of Object.keys(table)) {
     if (!allowed.has(key)) throw new ImportProblem(`${path}.${key}`, "is not supported (proctor would not apply it)")
   }
-}
-
-const thresholdOf = (value: unknown, path: string): number | undefined => {
-  if (value === undefined || value === null) return undefined
-  if (typeof value !== "number" || Number.isNaN(value))
-    throw new ImportProblem(`${path}.threshold`, `expected a number, not ${shown(value)}`)
-  return value
 }
 
 const textOption = (options: Readonly<Record<string, unknown>>, key: string, path: string): string => {

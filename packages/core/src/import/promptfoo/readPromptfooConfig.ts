@@ -1,12 +1,11 @@
 import { readFileSync } from "node:fs"
 import { basename, dirname, resolve } from "node:path"
 import { parse as parseYaml } from "yaml"
-import { SCORE_GRADER } from "../../grader/GraderSet.js"
 import { isRecord } from "../../internal/isRecord.js"
-import type { ImportedCheck, ImportedEval, ImportedRow } from "../ImportedEval.js"
+import type { ImportedEval, ImportedRow } from "../ImportedEval.js"
 import { ImportProblem, shown } from "../ImportProblem.js"
 import { renderVars } from "../VarsTemplate.js"
-import { type CheckContext, promptfooCheck } from "./promptfooAssertion.js"
+import { type CheckContext, promptfooChecks } from "./promptfooAssertion.js"
 import { promptfooModel } from "./promptfooProvider.js"
 import { pythonFunctionsOf } from "./promptfooPython.js"
 import { promptfooAggregate } from "./promptfooScore.js"
@@ -122,18 +121,6 @@ const messagesOf = (text: string, path: string): { readonly system: string; read
   throw new ImportProblem(path, "a chat prompt is run when it is a user message, or a system and a user message")
 }
 
-/** The test's checks, named by their metric or type (`contains`, `contains#2` for a second one in the test). */
-const checksOf = (test: PromptfooTest, context: CheckContext): ReadonlyArray<ImportedCheck> => {
-  const seen = new Map<string, number>()
-  return test.asserts.map(({ assertion, path }) => {
-    const { baseName, ...check } = promptfooCheck(assertion, test.vars, path, context)
-    const base = baseName === SCORE_GRADER ? `metric ${baseName}` : baseName
-    const count = (seen.get(base) ?? 0) + 1
-    seen.set(base, count)
-    return { ...check, name: count === 1 ? base : `${base}#${count}` }
-  })
-}
-
 /**
  * A `promptfooconfig.yaml` (or .json) as an imported eval: each test × prompt is a row (seed `test × prompts +
  * prompt`), asked of the config's one provider, its assertions graded by proctor's graders with promptfoo's rules.
@@ -166,7 +153,7 @@ export const readPromptfooConfig = (file: string): ImportedEval => {
   const rows: Array<ImportedRow> = []
   for (const [testIndex, listed] of tests.entries()) {
     const test = { ...listed, vars: varsOf(listed, dir) }
-    const checks = checksOf(test, context)
+    const checks = promptfooChecks(test.asserts, test.vars, context)
     const aggregate = promptfooAggregate(test.threshold)
     for (const [promptIndex, prompt] of prompts.entries()) {
       let filled: string

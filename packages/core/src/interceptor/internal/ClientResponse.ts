@@ -1,5 +1,6 @@
 import { EventEmitter } from "node:events"
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http"
+import type { PostedAnswer } from "../../internal/modelPost.js"
 
 /**
  * What the interceptor writes an answer to: the part of node's `ServerResponse` it uses, so that a caller in the
@@ -17,13 +18,6 @@ export interface ClientResponse {
   destroy(): unknown
   /** "close": the caller left (or the answer was cut); "drain": it takes more again. */
   once(event: "close" | "drain", listener: () => void): unknown
-}
-
-/** An answer as an in-process caller gets it: all of it, once it has ended. */
-export interface ReceivedAnswer {
-  readonly status: number
-  readonly headers: IncomingHttpHeaders
-  readonly text: string
 }
 
 const headersOf = (headers: OutgoingHttpHeaders): IncomingHttpHeaders => {
@@ -44,11 +38,11 @@ export class InProcessResponse extends EventEmitter implements ClientResponse {
   destroyed = false
   headersSent = false
   writableEnded = false
-  readonly answer: Promise<ReceivedAnswer>
+  readonly answer: Promise<PostedAnswer>
   private status = 200
   private headers: IncomingHttpHeaders = {}
   private readonly chunks: Array<Buffer> = []
-  private settle!: (answer: ReceivedAnswer) => void
+  private settle!: (answer: PostedAnswer) => void
   private fail!: (error: Error) => void
 
   constructor(signal: AbortSignal | undefined) {
