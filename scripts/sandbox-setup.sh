@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Makes the machine ready for proctor's sandboxes and their tests, offline and idempotently (quiet when all is
-# there already): Debian's docker.io, bubblewrap, debootstrap and busybox-static; a Docker daemon with no bridge
-# network (nothing in a container can reach a private address); and the two base images the tests and examples
-# build FROM, made without a registry:
+# there already): Debian's docker.io, bubblewrap, debootstrap, busybox-static and socat (the agents' relay to
+# their interceptor); a Docker daemon with no bridge network (nothing in a container can reach a private
+# address); and the two base images the tests and examples build FROM, made without a registry:
 #   proctor-busybox  busybox-static's binary and its applet links, `docker import`ed (a second)
 #   proctor-debian   `debootstrap --variant=minbase --include=python3 bookworm` from the machine's own apt
 #                    mirror, `docker import`ed (~40 s to 3 min, once; cached by Docker afterwards)
@@ -15,6 +15,7 @@ install_packages() {
   command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
   command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
   command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
+  command -v socat >/dev/null 2>&1 || missing+=(socat)
   [ -x /bin/busybox ] && dpkg -s busybox-static >/dev/null 2>&1 || missing+=(busybox-static)
   if [ "${#missing[@]}" -eq 0 ]; then return; fi
   log "installing ${missing[*]}"

@@ -4,10 +4,13 @@ import { Effect, Layer } from "effect"
 import { defaultRegistryRoot, pruneRegistry } from "./internal/bwrapRegistry.js"
 import { openBwrapSandbox } from "./internal/bwrapSandbox.js"
 import { cgroupsAvailable } from "./internal/cgroups.js"
+import { defaultRelayProgram, type RelayProgram } from "./internal/interceptorRelay.js"
 
 export interface BwrapRuntimeOptions {
   /** Where live sandboxes are recorded for `prune`; default `$TMPDIR/proctor-sandboxes`. */
   readonly registryRoot?: string | undefined
+  /** What relays a sandbox's loopback to its interceptor: default `socat` when installed, else Node. */
+  readonly relay?: RelayProgram | undefined
 }
 
 /**
@@ -27,7 +30,11 @@ const make = (options: BwrapRuntimeOptions = {}): Effect.Effect<SandboxRuntimeSe
         })
       }
     }
-    const config = { registryRoot: options.registryRoot ?? defaultRegistryRoot(), useCgroups: cgroupsAvailable() }
+    const config = {
+      registryRoot: options.registryRoot ?? defaultRegistryRoot(),
+      useCgroups: cgroupsAvailable(),
+      relay: options.relay ?? defaultRelayProgram(),
+    }
     const service: SandboxRuntimeService = {
       name: "bwrap",
       isolated: true,

@@ -4,6 +4,7 @@ import { causeMessage } from "./internal/causeMessage.js"
 import { DockerApi } from "./internal/DockerApi.js"
 import { dockerCall, imageMissing } from "./internal/dockerErrors.js"
 import { makeDockerImages } from "./internal/dockerImages.js"
+import { defaultRelayProgram, type RelayProgram } from "./internal/interceptorRelay.js"
 import { LABEL_OWNER, LABEL_RUN, LABEL_SANDBOX, openDockerSandbox, removeContainer } from "./internal/dockerSandbox.js"
 
 export interface DockerRuntimeOptions {
@@ -14,6 +15,8 @@ export interface DockerRuntimeOptions {
    * containers of a killed process from those of live ones sharing the daemon. A job server's worker sets it.
    */
   readonly owner?: string | undefined
+  /** What relays a container's loopback to its interceptor: default `socat` when installed, else Node. */
+  readonly relay?: RelayProgram | undefined
 }
 
 /**
@@ -41,7 +44,7 @@ const make = (options: DockerRuntimeOptions = {}): Effect.Effect<SandboxRuntimeS
 
     const open = Effect.fn("DockerRuntime.open")(function* (spec: SandboxSpec) {
       const image = yield* images.remembered(spec.image)
-      return yield* openDockerSandbox(docker, spec, image, options.owner).pipe(
+      return yield* openDockerSandbox(docker, spec, image, options.owner, options.relay ?? defaultRelayProgram()).pipe(
         // Removed since it was found: the next open looks it up (or builds it) again.
         Effect.tapError((error) =>
           imageMissing(error.cause) ? Effect.sync(() => images.forget(spec.image)) : Effect.void,

@@ -41,6 +41,7 @@ const leftovers = (runId: string): Array<string> =>
 describeRuntime({
   name: "bwrap",
   make: BwrapRuntime.make({ registryRoot }),
+  makeWithRelay: (relay) => BwrapRuntime.make({ registryRoot, relay }),
   image: { _tag: "Named", name: "ignored" },
   pythonImage: { _tag: "Named", name: "ignored" },
   leftovers,

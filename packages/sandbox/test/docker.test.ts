@@ -16,6 +16,7 @@ const containersOf = (runId: string): Array<string> =>
 describeRuntime({
   name: "docker",
   make: DockerRuntime.make(),
+  makeWithRelay: (relay) => DockerRuntime.make({ relay }),
   image: { _tag: "Named", name: "proctor-busybox" },
   pythonImage: { _tag: "Named", name: "proctor-debian" },
   leftovers: containersOf,

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process"
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { createServer as createHttpServer } from "node:http"
 import { createServer as createTcpServer } from "node:net"
 import { networkInterfaces, tmpdir } from "node:os"
@@ -7,6 +7,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
 import type { SandboxImage, SandboxRuntimeService, SandboxSpec } from "@proctor/core"
+import type { RelayProgram } from "@proctor/sandbox"
 import { waitForEffect } from "@proctor/test-kit"
 import { Effect, Exit, Fiber, type Scope } from "effect"
 
@@ -14,6 +15,8 @@ import { Effect, Exit, Fiber, type Scope } from "effect"
 export interface RuntimeUnderTest {
   readonly name: "docker" | "bwrap"
   readonly make: Effect.Effect<SandboxRuntimeService, unknown, Scope.Scope>
+  /** The runtime with the interceptor relay of its choice. */
+  readonly makeWithRelay: (relay: RelayProgram) => Effect.Effect<SandboxRuntimeService, unknown, Scope.Scope>
   /** A small image (busybox) and one with python3. */
   readonly image: SandboxImage
   readonly pythonImage: SandboxImage
@@ -288,35 +291,61 @@ export const describeRuntime = (runtime: RuntimeUnderTest) => {
       }).pipe(Effect.scoped),
     )
 
-    it.live("with an interceptor, its port reaches the host's unix socket and nothing else does", () =>
-      Effect.gen(function* () {
-        const dir = mkdtempSync(join(tmpdir(), "proctor-relay-"))
-        const socketPath = join(dir, "interceptor.sock")
-        const server = createHttpServer((request, response) => response.end(`interceptor saw ${request.url}`))
-        yield* Effect.promise(() => new Promise<void>((resolve) => server.listen(socketPath, resolve)))
-        yield* Effect.addFinalizer(() => Effect.promise(() => new Promise((resolve) => server.close(resolve))))
-        const tcp = yield* Effect.promise(tcpServer)
-        yield* Effect.addFinalizer(() => Effect.promise(tcp.close))
-        const service = yield* runtime.make
-        const sandbox = yield* service.open(
-          specFor(newRunId(), runtime.pythonImage, { network: { interceptor: { socketPath, port: 18231 } } }),
-        )
-        yield* sandbox.writeFile("/tmp/connect.py", CONNECT_PY)
-        const relayed = yield* sandbox.exec(["python3", "/tmp/connect.py", "127.0.0.1", "18231"])
-        expect(relayed.stdout).toContain("interceptor saw /probe")
-        for (const [address, port] of [
-          ["127.0.0.1", tcp.port],
-          ["127.0.0.1", 18232],
-          [hostAddress(), 18231],
-        ] as const) {
-          const probe = yield* sandbox.exec(["python3", "/tmp/connect.py", address, String(port)])
-          expect(probe.exitCode).toBe(7)
-        }
-        expect(tcp.connections()).toBe(0)
-      }).pipe(Effect.scoped),
+    // socat is preferred where installed, Node runs the same relay elsewhere: both must do exactly this.
+    it.live.each(["socat", "node"] as const)(
+      "with an interceptor, its port reaches the host's unix socket and nothing else does (%s relay)",
+      (relay) =>
+        Effect.gen(function* () {
+          const dir = mkdtempSync(join(tmpdir(), "proctor-relay-"))
+          const socketPath = join(dir, "interceptor.sock")
+          const server = createHttpServer((request, response) => response.end(`interceptor saw ${request.url}`))
+          yield* Effect.promise(() => new Promise<void>((resolve) => server.listen(socketPath, resolve)))
+          yield* Effect.addFinalizer(() => Effect.promise(() => new Promise((resolve) => server.close(resolve))))
+          const tcp = yield* Effect.promise(tcpServer)
+          yield* Effect.addFinalizer(() => Effect.promise(tcp.close))
+          const service = yield* runtime.makeWithRelay(relay)
+          yield* Effect.gen(function* () {
+            const sandbox = yield* service.open(
+              specFor(newRunId(), runtime.pythonImage, { network: { interceptor: { socketPath, port: 18231 } } }),
+            )
+            yield* sandbox.writeFile("/tmp/connect.py", CONNECT_PY)
+            const relayed = yield* sandbox.exec(["python3", "/tmp/connect.py", "127.0.0.1", "18231"])
+            expect(relayed.stdout).toContain("interceptor saw /probe")
+            for (const [address, port] of [
+              ["127.0.0.1", tcp.port],
+              ["127.0.0.1", 18232],
+              [hostAddress(), 18231],
+            ] as const) {
+              const probe = yield* sandbox.exec(["python3", "/tmp/connect.py", address, String(port)])
+              expect(probe.exitCode).toBe(7)
+            }
+            expect(tcp.connections()).toBe(0)
+          }).pipe(Effect.scoped)
+          // The relay (and socat's child per connection) goes with the sandbox.
+          yield* waitForEffect(
+            "the relay's processes to exit",
+            Effect.sync(() => processesNaming(socketPath).length === 0),
+          )
+        }).pipe(Effect.scoped),
     )
   })
 }
+
+/** Live processes whose command line names `text` (zombies are gone already). */
+const processesNaming = (text: string): Array<number> =>
+  readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return (
+          readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(text) &&
+          !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"))
+        )
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
 
 /** A TCP server on the host's loopback that counts who reached it. */
 const tcpServer = () =>

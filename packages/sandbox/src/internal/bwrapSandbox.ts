@@ -16,7 +16,7 @@ import { type BwrapRecord, destroySandbox, sandboxDir, writeRecord } from "./bwr
 import { CommandOutput } from "./CommandOutput.js"
 import { causeMessage } from "./causeMessage.js"
 import { createSandboxCgroups, sandboxCgroupDirs } from "./cgroups.js"
-import { startInterceptorRelay } from "./interceptorRelay.js"
+import { type RelayProgram, startInterceptorRelay } from "./interceptorRelay.js"
 import { killProcessTree, processAlive, processStartTime } from "./processTree.js"
 import { absoluteIn, argvOf, type EffectiveLimits, effectiveLimits, newSandboxId } from "./sandboxPaths.js"
 
@@ -24,6 +24,7 @@ export interface BwrapConfig {
   readonly registryRoot: string
   /** cgroups enforce memory, pids and CPU; without them (not root, no cgroup v1) rlimits do what they can. */
   readonly useCgroups: boolean
+  readonly relay: RelayProgram
 }
 
 /** How long a command's output is read after it exited, for what its background processes still write. */
@@ -107,7 +108,7 @@ export const openBwrapSandbox = (config: BwrapConfig, spec: SandboxSpec) =>
       }),
       ({ record, exited }) => Effect.promise(() => destroySandbox(dir, record, exited)),
     )
-    if (spec.network !== undefined) yield* startInterceptorRelay(started.record.childPid, spec.network.interceptor)
+    if (spec.network !== undefined) yield* startInterceptorRelay(started.record.childPid, spec.network.interceptor, config.relay)
     const handle = makeBwrapHandle(id, started.record, started.workdir, started.enterUser, spec, limits)
     for (const [path, content] of Object.entries(spec.files ?? {})) yield* handle.writeFile(path, content)
     return handle

@@ -14,7 +14,7 @@ import { CommandOutput } from "./CommandOutput.js"
 import { type DockerApi, DockerApiError } from "./DockerApi.js"
 import { containerGone, dockerCall, sandboxError } from "./dockerErrors.js"
 import { DockerFrameReader } from "./dockerFrames.js"
-import { startInterceptorRelay } from "./interceptorRelay.js"
+import { type RelayProgram, startInterceptorRelay } from "./interceptorRelay.js"
 import { killProcessTree } from "./processTree.js"
 import { absoluteIn, argvOf, effectiveLimits } from "./sandboxPaths.js"
 import { firstFileOfTar, packHostPath, smallTreeTar, tarOf, unpackInto } from "./tar.js"
@@ -59,7 +59,13 @@ const createBody = (spec: SandboxSpec, image: string, workdir: string, owner: st
 }
 
 /** Opens one container for `spec` from the already resolved `image`; it is removed when the scope closes. */
-export const openDockerSandbox = (docker: DockerApi, spec: SandboxSpec, image: string, owner: string | undefined) =>
+export const openDockerSandbox = (
+  docker: DockerApi,
+  spec: SandboxSpec,
+  image: string,
+  owner: string | undefined,
+  relay: RelayProgram,
+) =>
   Effect.gen(function* () {
     const workdir = spec.workdir ?? "/app"
     const id = yield* Effect.acquireRelease(
@@ -98,7 +104,7 @@ export const openDockerSandbox = (docker: DockerApi, spec: SandboxSpec, image: s
       const state = yield* dockerCall("StartFailed", "inspecting the container", (signal) =>
         docker.json<ContainerState>("GET", `/containers/${id}/json`, undefined, signal),
       )
-      yield* startInterceptorRelay(state.State.Pid, interceptor)
+      yield* startInterceptorRelay(state.State.Pid, interceptor, relay)
     }
     return handle
   })

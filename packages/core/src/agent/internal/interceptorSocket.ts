@@ -33,7 +33,7 @@ export const interceptorSocket = (inferenceUrl: string) =>
       const socketPath = join(dir, "interceptor.sock")
       const open = new Set<Socket>()
       const server = createServer((inside) => {
-        const upstream = connect(port, host)
+        const upstream = connect({ port, host, noDelay: true })
         open.add(inside).add(upstream)
         inside.pipe(upstream).pipe(inside)
         const close = () => {
