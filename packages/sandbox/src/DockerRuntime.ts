@@ -4,8 +4,8 @@ import { causeMessage } from "./internal/causeMessage.js"
 import { DockerApi } from "./internal/DockerApi.js"
 import { dockerCall, imageMissing } from "./internal/dockerErrors.js"
 import { makeDockerImages } from "./internal/dockerImages.js"
-import { defaultRelayProgram, type RelayProgram } from "./internal/interceptorRelay.js"
 import { LABEL_OWNER, LABEL_RUN, LABEL_SANDBOX, openDockerSandbox, removeContainer } from "./internal/dockerSandbox.js"
+import { defaultRelayProgram, type RelayProgram } from "./internal/interceptorRelay.js"
 
 export interface DockerRuntimeOptions {
   /** The daemon's socket; default `/var/run/docker.sock`. */

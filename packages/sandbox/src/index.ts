@@ -1,4 +1,4 @@
 export * from "./BwrapRuntime.js"
 export * from "./DockerRuntime.js"
-export * from "./sandboxRuntimeOf.js"
 export type { RelayProgram } from "./internal/interceptorRelay.js"
+export * from "./sandboxRuntimeOf.js"

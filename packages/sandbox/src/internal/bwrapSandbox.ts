@@ -108,7 +108,8 @@ export const openBwrapSandbox = (config: BwrapConfig, spec: SandboxSpec) =>
       }),
       ({ record, exited }) => Effect.promise(() => destroySandbox(dir, record, exited)),
     )
-    if (spec.network !== undefined) yield* startInterceptorRelay(started.record.childPid, spec.network.interceptor, config.relay)
+    if (spec.network !== undefined)
+      yield* startInterceptorRelay(started.record.childPid, spec.network.interceptor, config.relay)
     const handle = makeBwrapHandle(id, started.record, started.workdir, started.enterUser, spec, limits)
     for (const [path, content] of Object.entries(spec.files ?? {})) yield* handle.writeFile(path, content)
     return handle

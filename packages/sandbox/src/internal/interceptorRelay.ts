@@ -75,7 +75,9 @@ export const startInterceptorRelay = (
           resume(Effect.succeed(child))
         }
       })
-      child.once("error", (cause) => fail(`the interceptor relay (${program}) would not start: ${cause.message}`, cause))
+      child.once("error", (cause) =>
+        fail(`the interceptor relay (${program}) would not start: ${cause.message}`, cause),
+      )
       child.once("exit", (code) =>
         fail(`the interceptor relay (${program}) exited (${code}) before listening: ${stderr.trim()}`),
       )
