@@ -1,10 +1,10 @@
-import { spawnSync } from "node:child_process"
 import { SandboxError, SandboxRuntime, type SandboxRuntimeService, type SandboxSpec } from "@proctor/core"
 import { Effect, Layer } from "effect"
 import { defaultRegistryRoot, pruneRegistry } from "./internal/bwrapRegistry.js"
 import { openBwrapSandbox } from "./internal/bwrapSandbox.js"
 import { cgroupsAvailable } from "./internal/cgroups.js"
 import { defaultRelayProgram, type RelayProgram } from "./internal/interceptorRelay.js"
+import { onPath } from "./internal/onPath.js"
 
 export interface BwrapRuntimeOptions {
   /** Where live sandboxes are recorded for `prune`; default `$TMPDIR/proctor-sandboxes`. */
@@ -21,12 +21,10 @@ export interface BwrapRuntimeOptions {
 const make = (options: BwrapRuntimeOptions = {}): Effect.Effect<SandboxRuntimeService, SandboxError> =>
   Effect.gen(function* () {
     for (const tool of ["bwrap", "nsenter"]) {
-      const probe = spawnSync(tool, ["--version"], { stdio: "ignore" })
-      if (probe.error !== undefined || probe.status !== 0) {
+      if (!onPath(tool)) {
         return yield* new SandboxError({
           reason: "Unavailable",
-          message: `${tool} is not installed or does not run (apt-get install bubblewrap util-linux)`,
-          cause: probe.error,
+          message: `${tool} is not installed (apt-get install bubblewrap util-linux)`,
         })
       }
     }

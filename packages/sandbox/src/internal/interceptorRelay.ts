@@ -1,6 +1,7 @@
-import { spawn, spawnSync } from "node:child_process"
+import { spawn } from "node:child_process"
 import { SandboxError } from "@proctor/core"
 import { Effect } from "effect"
+import { onPath } from "./onPath.js"
 
 /**
  * The program that relays the sandbox's `127.0.0.1:PORT` to the interceptor's unix socket on the host (a filesystem
@@ -35,12 +36,8 @@ const relayArgv = (program: RelayProgram, port: number, socketPath: string): Rea
       ]
     : [process.execPath, "-e", NODE_RELAY, String(port), socketPath]
 
-let found: RelayProgram | undefined
-/** `socat` when it is on the PATH, else Node (asked once per process). */
-export const defaultRelayProgram = (): RelayProgram => {
-  found ??= spawnSync("socat", ["-V"], { stdio: "ignore" }).status === 0 ? "socat" : "node"
-  return found
-}
+/** `socat` when it is on the PATH, else Node. */
+export const defaultRelayProgram = (): RelayProgram => (onPath("socat") ? "socat" : "node")
 
 /** Both relays say this on stderr once they listen. */
 const LISTENING = /listening on/
