@@ -192,12 +192,13 @@ export const describeRuntime = (runtime: RuntimeUnderTest) => {
       }),
     )
 
-    it.live("prune removes what a kill -9 left", () =>
+    it.live("prune removes what a kill -9 left, and the interceptor relay goes with the process", () =>
       Effect.gen(function* () {
         const runId = newRunId()
+        const socketPath = join(mkdtempSync(join(tmpdir(), "proctor-relay-")), "interceptor.sock")
         const child = spawn(
           process.execPath,
-          [fixture("openAndWait.mjs"), runtime.name, runId, ...(runtime.fixtureArgs ?? [])],
+          [fixture("openAndWait.mjs"), runtime.name, runId, socketPath, ...(runtime.fixtureArgs ?? [])],
           {
             stdio: ["ignore", "pipe", "inherit"],
           },
@@ -214,6 +215,10 @@ export const describeRuntime = (runtime: RuntimeUnderTest) => {
         expect(yield* service.prune(runId)).toBe(1)
         expect(runtime.leftovers(runId)).toEqual([])
         expect(yield* service.prune(runId)).toBe(0)
+        yield* waitForEffect(
+          "the killed process's relay to exit",
+          Effect.sync(() => processesNaming(socketPath).length === 0),
+        )
       }).pipe(Effect.scoped),
     )
 

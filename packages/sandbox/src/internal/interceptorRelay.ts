@@ -43,9 +43,16 @@ export const defaultRelayProgram = (): RelayProgram => (onPath("socat") ? "socat
 const LISTENING = /listening on/
 
 /**
+ * Runs the relay under a shell that waits on its stdin, a pipe proctor holds: when proctor dies, even by `kill -9`,
+ * the pipe closes and the shell ends its process group (the relay, and socat's children). Nothing else would: the
+ * relay is in no sandbox's pid namespace or container, so neither teardown nor prune reaches it.
+ */
+const LIFELINE = '"$@" & read -r _; kill 0'
+
+/**
  * Starts the relay in the network namespace of host pid `pid` (a container's init, a bwrap sandbox's first
- * process) and waits until it listens. It runs in a process group of its own, killed whole when the scope closes:
- * socat forks a child per connection.
+ * process) and waits until it listens. It runs in a process group of its own, killed whole when the scope closes
+ * (socat forks a child per connection), or by its lifeline when proctor dies first.
  */
 export const startInterceptorRelay = (
   pid: number,
@@ -56,8 +63,16 @@ export const startInterceptorRelay = (
     Effect.async<ReturnType<typeof spawn>, SandboxError>((resume) => {
       const child = spawn(
         "nsenter",
-        [`--net=/proc/${pid}/ns/net`, "--", ...relayArgv(program, interceptor.port, interceptor.socketPath)],
-        { stdio: ["ignore", "ignore", "pipe"], env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, detached: true },
+        [
+          `--net=/proc/${pid}/ns/net`,
+          "--",
+          "/bin/sh",
+          "-c",
+          LIFELINE,
+          "sh",
+          ...relayArgv(program, interceptor.port, interceptor.socketPath),
+        ],
+        { stdio: ["pipe", "ignore", "pipe"], env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, detached: true },
       )
       let stderr = ""
       let listening = false
