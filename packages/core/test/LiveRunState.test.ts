@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import type { RunProgress } from "@proctor/core"
 import { testResult as result, testStep } from "@proctor/test-kit"
 import { LiveRunState } from "../src/events/LiveRunState.js"
+import { stepSummary, summarisedStep } from "../src/events/stepSummary.js"
 
 const progress = (done: number): RunProgress => ({
   planned: 4,
@@ -185,5 +186,42 @@ describe("a running eval's live state", () => {
     })
     live.onEvent({ _tag: "ModelCallFinished", key, tokens: 30, costUsd: 0.01 })
     expect(live.view()).toMatchObject({ inflight: [], tokens: 30, cost_usd: 0.01 })
+  })
+
+  it("drops a rollout that left without a result, and everything once the run is known to have ended", () => {
+    const live = new LiveRunState(() => 0)
+    let changes = 0
+    live.watch(() => changes++)
+    live.onEvent({ _tag: "RolloutStarted", key: { seed: 1, attempt: 0 }, retry: 0 })
+    live.onEvent({ _tag: "RolloutStarted", key: { seed: 2, attempt: 0 }, retry: 0 })
+    live.onEvent({ _tag: "RolloutLeft", key: { seed: 1, attempt: 0 } })
+    expect(live.view().inflight.map((f) => f.seed)).toEqual([2])
+    live.end()
+    expect(live.view().inflight).toEqual([])
+    expect(live.finished).toBe(true)
+    expect(changes).toBe(4)
+  })
+
+  it("summarises a step for another process in under 2 KB, with the same one-line summary", () => {
+    const long = "x".repeat(10_000)
+    const steps = [
+      testStep(1, 0, "model", {
+        text: `${long}\nmore`,
+        tool_calls: Array.from({ length: 500 }, (_, i) => ({ id: `c${i}`, name: "run", arguments: `${long}\n{}` })),
+      }),
+      testStep(1, 1, "model", {
+        tool_calls: Array.from({ length: 500 }, (_, i) => ({ id: `call_${i}`, name: "ls", arguments: "{}" })),
+      }),
+      testStep(1, 1, "command", { command: `make ${long}`, exit_code: 2, stdout: long, stderr: long }),
+      testStep(1, 2, "tool", { text: "read_file", output: `${long}\nsecond` }),
+      testStep(1, 3, "note", { text: "set up\nthe sandbox" }),
+    ]
+    for (const step of steps) {
+      const summarised = summarisedStep(step)
+      expect(stepSummary(summarised)).toBe(stepSummary(step))
+      expect(JSON.stringify(summarised).length).toBeLessThan(2_000)
+      expect(summarised).toMatchObject({ seed: 1, kind: step.kind, index: step.index })
+    }
+    expect(summarisedStep(steps[2]!)).not.toHaveProperty("stdout")
   })
 })

@@ -129,6 +129,9 @@ export class LiveRunState {
         tracked.deadlineAtMs = null
         break
       }
+      case "RolloutLeft":
+        this.inflight.delete(rolloutKeyId(event.key))
+        break
       case "RolloutFinished":
         this.inflight.delete(rolloutKeyId(event.result))
         this.latest = event.progress
@@ -140,10 +143,17 @@ export class LiveRunState {
         for (const [id, tracked] of this.inflight) if (tracked.state === "waiting_retry") this.inflight.delete(id)
         break
       case "RunFinished":
-        this.inflight.clear()
-        this.finished = true
-        break
+        // `end` tells the watchers itself.
+        this.end()
+        return
     }
+    for (const watcher of this.watchers) watcher()
+  }
+
+  /** Nothing is in flight any more: the run finished, or (a job other processes run) it is known to have ended. */
+  end(): void {
+    this.inflight.clear()
+    this.finished = true
     for (const watcher of this.watchers) watcher()
   }
 

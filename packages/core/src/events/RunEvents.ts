@@ -58,5 +58,10 @@ export type RunEvent =
       readonly error: string
       readonly delayMs: number
     }
+  /**
+   * A rollout is no longer run here, whatever became of it (its result, if any, is told apart): a cluster worker
+   * tells it after every rollout it ran, so that live views on other processes stop showing it in flight.
+   */
+  | { readonly _tag: "RolloutLeft"; readonly key: RolloutKey }
   | { readonly _tag: "StopRequested"; readonly inFlight: number }
   | { readonly _tag: "RunFinished"; readonly summary: RunSummary; readonly interrupted: boolean }

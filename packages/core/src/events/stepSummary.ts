@@ -32,3 +32,33 @@ export const stepSummary = (step: RolloutStep, chars = STEP_SUMMARY_CHARS): stri
       return within(firstLine(step.text), chars)
   }
 }
+
+const summaryLine = (text: string): string => firstLine(text).slice(0, STEP_SUMMARY_CHARS)
+
+/** The first tool calls, as many as one summary can show, each in one line. */
+const shownCalls = (calls: NonNullable<RolloutStep["tool_calls"]>) => {
+  const shown: Array<{ id: string; name: string; arguments: string }> = []
+  let room = STEP_SUMMARY_CHARS
+  for (const call of calls) {
+    if (room <= 0) break
+    const shortened = { id: call.id, name: summaryLine(call.name), arguments: summaryLine(call.arguments) }
+    shown.push(shortened)
+    room -= shortened.name.length + shortened.arguments.length + 4
+  }
+  return shown
+}
+
+/**
+ * A step as a live view on another process needs it: its numbers and what `stepSummary` reads (one line of each
+ * text, the tool calls a summary can show), without command output; well under 2 KB, however big the step.
+ */
+export const summarisedStep = (step: RolloutStep): RolloutStep => {
+  const { stdout: _stdout, stderr: _stderr, ...kept } = step
+  return {
+    ...kept,
+    ...(step.text === undefined ? {} : { text: summaryLine(step.text) }),
+    ...(step.tool_calls === undefined ? {} : { tool_calls: shownCalls(step.tool_calls) }),
+    ...(step.command === undefined ? {} : { command: summaryLine(step.command) }),
+    ...(step.output === undefined ? {} : { output: summaryLine(step.output) }),
+  }
+}

@@ -5,6 +5,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import secureJson from "secure-json-parse"
 import { DEFAULT_REDIS_PREFIX } from "../cluster/ClusterBus.js"
 import { clusterJobManagerLayer } from "../cluster/ClusterJobManager.js"
+import { ClusterLiveRuns } from "../cluster/ClusterLiveRuns.js"
 import { ClusterStore } from "../cluster/ClusterStore.js"
 import { serverInterceptorLayer } from "../interceptor/serverInterceptorLayer.js"
 import { JobDatabase } from "../jobs/JobDatabase.js"
@@ -152,13 +153,14 @@ const withApiServices = <A, E, R>(options: JobServerOptions, manager: Layer.Laye
 const clusterServerLayer = (options: JobServerOptions, redisUrl: string, databaseUrl: string) => {
   const store = ClusterStore.layer.pipe(Layer.provideMerge(JobDatabase.layerPg(databaseUrl)))
   const base = jobServicesLayer(store, options)
+  const cluster = { redisUrl, prefix: options.redisPrefix ?? DEFAULT_REDIS_PREFIX }
   const manager = clusterJobManagerLayer({
-    cluster: { redisUrl, prefix: options.redisPrefix ?? DEFAULT_REDIS_PREFIX },
+    cluster,
     maxRunningJobs: options.maxRunningJobs,
     maxActiveJobsPerKey: options.maxActiveJobsPerKey,
     leaseTtlMs: options.leaseTtlMs,
   })
-  return withApiServices(options, manager).pipe(Layer.provideMerge(base))
+  return withApiServices(options, Layer.merge(manager, ClusterLiveRuns.layer(cluster))).pipe(Layer.provideMerge(base))
 }
 
 /** The fastify instance with every route, its handlers running their Effects on `runtime`; not listening yet. */

@@ -5,7 +5,7 @@ import { Chunk, Effect, Option, Stream } from "effect"
 import { isTerminal } from "../jobs/JobStatus.js"
 import type { JobRecord } from "../jobs/JobStore.js"
 import type { JobStoreError } from "../jobs/JobStoreError.js"
-import type { LocalJobsService } from "../jobs/LocalJobs.js"
+import type { LiveRun } from "../jobs/LocalJobs.js"
 import { emptyStats } from "../jobs/ResultTally.js"
 import type { RolloutStoreService } from "../jobs/RolloutStore.js"
 
@@ -14,15 +14,15 @@ const RESULTS_PAGE = 5_000
 
 /**
  * A job as the viewer serves it: its rows from the job database in the order they were stored, its model calls
- * and agent rollouts' steps from the same, what is in flight while this process runs it. The summary is the one
- * stored when the job ended; while it runs, its progress stands in.
+ * and agent rollouts' steps from the same, what is in flight while it runs (`following`: this process's run of it,
+ * or a cluster's workers' as this replica folds it). The summary is the one stored when the job ended; while it
+ * runs, its progress stands in.
  */
 export const jobViewerRun = (
   job: JobRecord,
   store: RolloutStoreService,
-  local: LocalJobsService | null,
+  following: () => LiveRun | null,
 ): ViewerRun<JobStoreError> => {
-  const following = () => local?.liveRun(job.id) ?? null
   const parse = (json: string) => JSON.parse(json) as EvalResult
   return {
     head: Effect.gen(function* () {

@@ -2,7 +2,10 @@ import { viewerPage } from "@proctor/viewer"
 import { makeViewerApi, viewerUpdateMessage } from "@proctor/viewer/backend"
 import { Effect, Exit, Option } from "effect"
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
-import { LocalJobs } from "../jobs/LocalJobs.js"
+import { ClusterLiveRuns } from "../cluster/ClusterLiveRuns.js"
+import { isTerminal } from "../jobs/JobStatus.js"
+import type { JobRecord } from "../jobs/JobStore.js"
+import { type LiveRun, LocalJobs } from "../jobs/LocalJobs.js"
 import { RolloutStore } from "../jobs/RolloutStore.js"
 import { authenticate, jobFor } from "./authenticate.js"
 import { type ApiRuntime, sendFailure } from "./jobRoutes.js"
@@ -10,6 +13,19 @@ import { jobViewerRun } from "./jobViewerRun.js"
 import { openEventStream } from "./sse.js"
 
 const HEARTBEAT_MS = 15_000
+
+/**
+ * What is in flight of a job: from this process's run of it (embedded), or as this replica folds what a cluster's
+ * workers report (an API replica); nothing once it has ended.
+ */
+const liveRunOf = (job: JobRecord) =>
+  Effect.gen(function* () {
+    const local = yield* Effect.serviceOption(LocalJobs)
+    if (Option.isSome(local)) return () => local.value.liveRun(job.id)
+    const cluster = yield* Effect.serviceOption(ClusterLiveRuns)
+    const fold = Option.isNone(cluster) || isTerminal(job.status) ? null : yield* cluster.value.follow(job.id)
+    return (): LiveRun | null => (fold === null || fold.ended ? null : { state: fold.state, committedSeq: null })
+  })
 
 type ViewRequest = FastifyRequest<{ Params: { id: string; "*"?: string }; Querystring: Record<string, string> }>
 
@@ -33,9 +49,7 @@ export const registerViewerRoutes = async (
     Effect.gen(function* () {
       const key = yield* authenticate(request.headers.authorization)
       const job = yield* jobFor(key, request.params.id)
-      return makeViewerApi([
-        jobViewerRun(job, yield* RolloutStore, Option.getOrNull(yield* Effect.serviceOption(LocalJobs))),
-      ])
+      return makeViewerApi([jobViewerRun(job, yield* RolloutStore, yield* liveRunOf(job))])
     })
 
   app.get("/api/eval/jobs/:id/view/events", async (request: ViewRequest, reply: FastifyReply) => {

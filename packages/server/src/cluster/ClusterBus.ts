@@ -1,5 +1,6 @@
 import { Redis } from "ioredis"
 import type { JobEvent } from "../jobs/JobEvent.js"
+import type { LiveMessage } from "./LiveMessage.js"
 
 /** Where a cluster's processes meet in Redis; `prefix` keeps clusters (and parallel tests) apart. */
 export interface ClusterSettings {
@@ -18,6 +19,8 @@ export type ControlMessage =
 
 export const eventsChannel = (prefix: string, jobId: string) => `${prefix}:events:${jobId}`
 export const controlChannel = (prefix: string) => `${prefix}:control`
+/** Every job's live news (`LiveMessage`): what workers' rollouts are doing, for the replicas' dashboards. */
+export const liveChannel = (prefix: string) => `${prefix}:live`
 /** Cluster-wide counters (`leases_lost`, `rollouts_redispatched`, `rollouts_rerun`), a hash. */
 export const statsKey = (prefix: string) => `${prefix}:cluster:stats`
 /** Worker heartbeats, a hash of worker id → `WorkerBeat` JSON. */
@@ -47,8 +50,9 @@ export const redisConnection = (url: string, extra: { readonly enableAutoPipelin
 
 /**
  * Live events and control messages over Redis pub/sub: workers publish each committed rollout, the replica that
- * dispatches a job publishes its start and end, every replica relays them to its SSE clients. Pub/sub is lossy
- * (a Redis restart drops what is in flight): PostgreSQL stays the truth and dispatchers reconcile against it.
+ * dispatches a job publishes its start and end, every replica relays them to its SSE clients; workers also publish
+ * what their rollouts in flight are doing, which every replica folds for its dashboard (`ClusterLiveRuns`). Pub/sub
+ * is lossy (a Redis restart drops what is in flight): PostgreSQL stays the truth and dispatchers reconcile against it.
  */
 export class ClusterBus {
   private readonly publisher: Redis
@@ -93,6 +97,10 @@ export class ClusterBus {
     return this.publisher.publish(controlChannel(this.settings.prefix), JSON.stringify(message))
   }
 
+  publishLive(message: LiveMessage): Promise<unknown> {
+    return this.publisher.publish(liveChannel(this.settings.prefix), JSON.stringify(message))
+  }
+
   onEvent(jobId: string, listener: (event: JobEvent) => void): () => void {
     return this.listen(eventsChannel(this.settings.prefix, jobId), (text) => {
       for (const event of JSON.parse(text) as ReadonlyArray<JobEvent>) listener(event)
@@ -101,6 +109,11 @@ export class ClusterBus {
 
   onControl(listener: (message: ControlMessage) => void): () => void {
     return this.listen(controlChannel(this.settings.prefix), (text) => listener(JSON.parse(text) as ControlMessage))
+  }
+
+  /** Each live message as sent: the listener decodes it (`decodeLiveMessage`), so a bad one is its to ignore. */
+  onLive(listener: (text: string) => void): () => void {
+    return this.listen(liveChannel(this.settings.prefix), listener)
   }
 
   incrementStat(name: "leases_lost" | "rollouts_redispatched" | "rollouts_rerun", by = 1): void {

@@ -122,6 +122,8 @@ export const makeClusterJobManager = (options: ClusterManagerOptions) =>
           queue.add(lost.map((key): RolloutMessage => ({ ...messageOf(jobId)(key), redelivery: true }))),
         )
         bus.incrementStat("rollouts_redispatched", lost.length)
+        // Whoever had them is no longer heard about them: the dashboards stop showing them in flight until they start.
+        yield* Effect.promise(() => bus.publishLive({ job_id: jobId, redispatched: lost.map(keyParts) }).catch(() => 0))
         yield* Effect.logInfo(`job ${jobId}: ${lost.length} rollouts were not in the queue; dispatched again`)
       })
 

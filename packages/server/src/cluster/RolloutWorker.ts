@@ -6,8 +6,10 @@ import {
   type EvalResult,
   Interceptor,
   type InterceptorService,
+  type ModelCall,
   type ModelRateLimitRule,
   makeRunControl,
+  modelCallFinished,
   type PricingOverrides,
   ResultStore,
   type RunControl,
@@ -37,6 +39,7 @@ import { orStartError, type StartError } from "../lifetime/StartError.js"
 import { ClusterBus, type ClusterSettings, ROLLOUT_QUEUE, redisConnection, workersKey } from "./ClusterBus.js"
 import { ClusterStore } from "./ClusterStore.js"
 import { Batcher } from "./internal/Batcher.js"
+import { LIVE_FLUSH_MS, LiveRunFeed } from "./LiveRunFeed.js"
 import { queueJobId, type RolloutMessage } from "./RolloutKey.js"
 import { readLiveWorkers, WORKER_BEAT_MS, type WorkerBeat } from "./WorkerBeat.js"
 
@@ -78,6 +81,8 @@ export interface RolloutWorker {
 interface JobContext {
   readonly planned: number
   readonly control: RunControl
+  /** Where its rollouts' run events go: to its subscribers and, summarised, to the replicas' live views. */
+  readonly runEvents: PubSub.PubSub<RunEvent>
   readonly run: (key: { seed: number; attempt: number }) => Effect.Effect<EvalResult | null>
   readonly scope: Scope.CloseableScope
   checkedAt: number
@@ -192,23 +197,52 @@ export const rolloutWorker = (
     const events = new Batcher((batch: ReadonlyArray<JobEvent>) =>
       bus.publishEvents(batch).then(() => batch.map(() => undefined)),
     )
+    const live = new LiveRunFeed(id, (message) => void bus.publishLive(message).catch(() => 0))
+    yield* Effect.forkScoped(
+      Effect.forever(
+        Effect.zipRight(
+          Effect.sleep(LIVE_FLUSH_MS),
+          Effect.sync(() => live.flush()),
+        ),
+      ),
+    )
+
+    /** Each open job's run events, by job id. */
+    const runEventHubs = new Map<string, PubSub.PubSub<RunEvent>>()
+    // What rollouts' model calls have spent so far shows on the dashboards while they run. One subscription for every
+    // job: one per job would cost each call once per job this worker has open.
+    if (Option.isSome(interceptor)) {
+      const calls = yield* PubSub.subscribe(interceptor.value.calls)
+      const route = (call: ModelCall) => {
+        const hub = runEventHubs.get(call.run_id)
+        return hub === undefined ? Effect.void : PubSub.publish(hub, modelCallFinished(call))
+      }
+      yield* Effect.forkScoped(
+        Effect.forever(
+          Effect.flatMap(Queue.takeBetween(calls, 1, 1024), (batch) => Effect.forEach(batch, route, { discard: true })),
+        ),
+      )
+    }
 
     /**
-     * The job's run events as its subscribers hear them (its agent rollouts' steps, its retries), published by a fiber
-     * of the job's scope: a rollout never waits for Redis.
+     * The job's run events as its subscribers hear them (its agent rollouts' steps, its retries) and as the replicas'
+     * live views fold them, published by a fiber of the job's scope: a rollout never waits for Redis.
      */
     const runEventsOf = (jobId: string, scope: Scope.Scope) =>
       Effect.gen(function* () {
         const runEvents = yield* PubSub.unbounded<RunEvent>()
         const subscription = yield* Scope.extend(PubSub.subscribe(runEvents), scope)
         const forward = (batch: Iterable<RunEvent>) =>
-          Effect.promise(() =>
-            Promise.all(
-              Array.from(batch, (event) => jobEventOf(jobId, event))
+          Effect.promise(() => {
+            const all = Array.from(batch)
+            live.add(jobId, all)
+            return Promise.all(
+              all
+                .map((event) => jobEventOf(jobId, event))
                 .filter((event) => event !== null)
                 .map((event) => events.submit(event).catch(() => undefined)),
-            ),
-          )
+            )
+          })
         yield* Effect.forkIn(Effect.forever(Effect.flatMap(Queue.takeBetween(subscription, 1, 1024), forward)), scope)
         return runEvents
       })
@@ -248,12 +282,14 @@ export const rolloutWorker = (
           scope,
         )
         const control = makeRunControl()
+        const runEvents = yield* runEventsOf(jobId, scope)
+        runEventHubs.set(jobId, runEvents)
         const tryRollout = rolloutWithRetries({
           runId: jobId,
           config,
           solver: Context.get(context, SolverTag),
           control,
-          events: yield* runEventsOf(jobId, scope),
+          events: runEvents,
           backoff: options.backoff ?? defaultBackoff,
           recordSteps: (steps) => Effect.orDie(rollouts.appendSteps(jobId, steps)),
           // A command-line agent's own output, kept with the job as the embedded runner keeps it.
@@ -267,7 +303,7 @@ export const rolloutWorker = (
                 Effect.map(tryRollout(key), (result) =>
                   result === null ? null : { ...result, task_id: agent.taskIdOf(key.seed) },
                 )
-        return { planned: record.planned, control, run, scope, checkedAt: Date.now() } satisfies JobContext
+        return { planned: record.planned, control, runEvents, run, scope, checkedAt: Date.now() } satisfies JobContext
       })
 
     /** Stops the job's rollouts here and closes what was opened for it. */
@@ -275,6 +311,7 @@ export const rolloutWorker = (
       Effect.suspend(() => {
         const context = contexts.get(jobId)
         contexts.delete(jobId)
+        runEventHubs.delete(jobId)
         if (context === undefined) return Effect.void
         return Effect.flatMap(
           Effect.promise(() => context.catch(() => null)),
@@ -282,7 +319,7 @@ export const rolloutWorker = (
             ctx === null
               ? Effect.void
               : Effect.zipRight(Effect.sync(ctx.control.cancelInFlight), Scope.close(ctx.scope, Exit.void)),
-        )
+        ).pipe(Effect.ensuring(Effect.sync(() => live.forgetJob(jobId))))
       })
     const dropAll = Effect.suspend(() => Effect.forEach([...contexts.keys()], dropJob, { discard: true }))
     // Released after BullMQ's worker has closed: whatever is still open for a job is closed with the worker.
@@ -328,7 +365,10 @@ export const rolloutWorker = (
       const queued = queueJobId(job.data)
       if (job.attemptsStarted > 1 || job.data.redelivery === true) redelivered.add(queued)
       const result = await run(
-        Effect.raceFirst(ctx.run({ seed, attempt }), Effect.as(ctx.control.cancelled, null)),
+        Effect.raceFirst(ctx.run({ seed, attempt }), Effect.as(ctx.control.cancelled, null)).pipe(
+          // After the rollout's own events, so the replicas' live views drop it only once they have heard them all.
+          Effect.ensuring(PubSub.publish(ctx.runEvents, { _tag: "RolloutLeft", key: { seed, attempt } })),
+        ),
       ).finally(() => redelivered.delete(queued))
       if (result === null) return "abandoned"
       if (!(await commits.submit({ jobId, result }))) {

@@ -3,6 +3,7 @@ import { Deferred, Effect, PubSub } from "effect"
 import type { RowSequence } from "./internal/RowSequence.js"
 import type { JobEvent } from "./JobEvent.js"
 import type { JobRecord } from "./JobStore.js"
+import type { LiveRun } from "./LocalJobs.js"
 import { type ResultStats, type ResultTally, statsOfTally } from "./ResultTally.js"
 
 /** A job this process has queued or runs: what its routes read live, and how it is stopped. */
@@ -73,7 +74,7 @@ export class LiveJobs {
     return tally === undefined || tally === null ? null : statsOfTally(tally)
   }
 
-  run = (jobId: string): { readonly state: LiveRunState; readonly committedSeq: number | null } | null => {
+  run = (jobId: string): LiveRun | null => {
     const job = this.jobs.get(jobId)
     return job === undefined ? null : { state: job.live, committedSeq: job.sequence?.committed() ?? null }
   }

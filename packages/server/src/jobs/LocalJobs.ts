@@ -4,6 +4,13 @@ import type { JobRecord } from "./JobStore.js"
 import type { JobStoreError } from "./JobStoreError.js"
 import type { ResultStats } from "./ResultTally.js"
 
+/** A job as a live view reads it while it runs: what is in flight, and how far its rows may be read. */
+export interface LiveRun {
+  readonly state: LiveRunState
+  /** Up to which `seq` its rows are committed in order; null: every stored row (not running here yet, or elsewhere). */
+  readonly committedSeq: number | null
+}
+
 /**
  * The jobs whose rollouts run in this process: the embedded server's, never an API replica's (its workers run
  * them; its routes read PostgreSQL and Redis). Routes ask for it with `Effect.serviceOption`.
@@ -28,7 +35,7 @@ export interface LocalJobsService {
    * A job this process has queued or runs, what is in flight (from its run events), and up to which `seq` its rows
    * are committed in order (null until it runs). Null for any other job.
    */
-  readonly liveRun: (jobId: string) => { readonly state: LiveRunState; readonly committedSeq: number | null } | null
+  readonly liveRun: (jobId: string) => LiveRun | null
 }
 
 export class LocalJobs extends Context.Tag("@proctor/server/LocalJobs")<LocalJobs, LocalJobsService>() {}

@@ -92,6 +92,7 @@ export const jobEventOf = (jobId: string, event: RunEvent): JobEvent | null => {
       return stepEventOf(jobId, event.step, event.agentTimeLeftMs)
     case "RolloutStarted":
     case "ModelCallFinished":
+    case "RolloutLeft":
     case "RunFinished":
       return null
   }
