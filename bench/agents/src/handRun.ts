@@ -1,8 +1,9 @@
 import { spawn } from "node:child_process"
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { basename, join } from "node:path"
 import { type AgentName, agentProgram, handCommand } from "./agentPrograms.js"
+import { makeHandCgroups, removeHandCgroups } from "./handLimits.js"
 
 /** Made by bwrap itself (`/dev`, `/proc`, a fresh `/tmp`), or the task's own (`/app`, `/logs`). */
 const NOT_FROM_HOST = new Set(["dev", "proc", "tmp", "app", "logs"])
@@ -42,10 +43,20 @@ const bwrap = (
   ...argv,
 ]
 
-/** Runs bwrap to its exit: its exit code and the end of what it said on stderr. */
-const run = (args: ReadonlyArray<string>): Promise<{ code: number | null; said: string }> =>
+/** Joins the cgroups, then runs the rest: how proctor puts a sandbox's commands under its limits. */
+const IN_CGROUPS = 'while [ "$1" != -- ]; do echo $$ > "$1/cgroup.procs" || exit 125; shift; done; shift; exec "$@"'
+
+/** Runs bwrap (in `cgroups`, when any) to its exit: its exit code and the end of what it said on stderr. */
+const run = (
+  args: ReadonlyArray<string>,
+  cgroups: ReadonlyArray<string>,
+): Promise<{ code: number | null; said: string }> =>
   new Promise((resolve, reject) => {
-    const child = spawn("bwrap", [...args], { stdio: ["ignore", "pipe", "pipe"] })
+    const argv =
+      cgroups.length === 0
+        ? ["bwrap", ...args]
+        : ["/bin/sh", "-c", IN_CGROUPS, "sh", ...cgroups, "--", "bwrap", ...args]
+    const child = spawn(argv[0] as string, argv.slice(1), { stdio: ["ignore", "pipe", "pipe"] })
     let said = ""
     // Read, as proctor reads the agent's JSON output, and dropped.
     child.stdout.resume()
@@ -56,26 +67,36 @@ const run = (args: ReadonlyArray<string>): Promise<{ code: number | null; said: 
     child.once("close", (code) => resolve({ code, said }))
   })
 
-/** One Harbor task by hand: the agent in its sandbox, then the task's tests in another over the same files; its reward. */
-export const handRollout = async (agent: AgentName, taskDir: string, modelUrl: string): Promise<number> => {
+/**
+ * One Harbor task by hand: the agent in its sandbox, then the task's tests in another over the same files, both
+ * under the task's `[environment]` limits unless `limits` is false; its reward.
+ */
+export const handRollout = async (
+  agent: AgentName,
+  taskDir: string,
+  modelUrl: string,
+  limits = true,
+): Promise<number> => {
   const work = mkdtempSync(join(tmpdir(), "proctor-bench-hand-"))
+  const cgroups = limits ? makeHandCgroups(taskDir, basename(work)) : []
   try {
     for (const dir of ["app", "logs/agent/home", "logs/verifier"]) mkdirSync(join(work, dir), { recursive: true })
     const instruction = readFileSync(join(taskDir, "instruction.md"), "utf8")
     const { argv, env } = handCommand(agent, agentProgram(agent), instruction, modelUrl)
-    const ran = await run(bwrap(work, [], env, argv))
+    const ran = await run(bwrap(work, [], env, argv), cgroups)
     if (ran.code !== 0) throw new Error(`${agent} by hand exited ${ran.code}: ${ran.said}`)
-    await run(bwrap(work, ["--ro-bind", join(taskDir, "tests"), "/tests"], {}, ["sh", "/tests/test.sh"]))
+    await run(bwrap(work, ["--ro-bind", join(taskDir, "tests"), "/tests"], {}, ["sh", "/tests/test.sh"]), cgroups)
     return Number(readFileSync(join(work, "logs/verifier/reward.txt"), "utf8").trim())
   } finally {
+    removeHandCgroups(cgroups)
     rmSync(work, { recursive: true, force: true })
   }
 }
 
 /** The tasks of `tasksDir` by hand, one after another, as `proctor eval --concurrency 1` runs them. */
-export const handRollouts = async (agent: AgentName, tasksDir: string, modelUrl: string) => {
+export const handRollouts = async (agent: AgentName, tasksDir: string, modelUrl: string, limits = true) => {
   const rewards: Array<number> = []
   for (const task of readdirSync(tasksDir).sort())
-    rewards.push(await handRollout(agent, join(tasksDir, task), modelUrl))
+    rewards.push(await handRollout(agent, join(tasksDir, task), modelUrl, limits))
   return rewards
 }

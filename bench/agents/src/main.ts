@@ -35,6 +35,7 @@ import {
   verdict,
 } from "@proctor/bench-shared"
 import { AGENTS, type AgentName } from "./agentPrograms.js"
+import { handLimitsHeld } from "./handLimits.js"
 
 const COPIES = argNumber("--copies", 4, POSITIVE_INTEGER)
 const RUNS = argNumber("--runs", 3, POSITIVE_INTEGER)
@@ -88,8 +89,9 @@ const proctorRun = async (agent: AgentName, tasksDir: string, modelUrl: string) 
   }
 }
 
-const handRun = async (agent: AgentName, tasksDir: string, modelUrl: string) => {
-  const run = await timedNode([HAND_MAIN, agent, tasksDir, modelUrl])
+/** By hand, under the task's limits (as proctor's sandbox holds them) unless `limits` is false. */
+const handRun = async (agent: AgentName, tasksDir: string, modelUrl: string, limits = true) => {
+  const run = await timedNode([HAND_MAIN, agent, tasksDir, modelUrl, ...(limits ? [] : ["--no-limits"])])
   if (run.code !== 0) throw new Error(`${agent} by hand exited with ${run.code}:\n${run.stderrTail}`)
   const { rewards } = JSON.parse(run.stdout) as { rewards: Array<number> }
   if (rewards.length !== COPIES || rewards.some((reward) => reward !== 1)) {
@@ -116,6 +118,7 @@ const main = async () => {
       await handRun(agent, tasksDir, model.ready)
       const proctor: Side = { wallS: [], cpuS: [] }
       const hand: Side = { wallS: [], cpuS: [] }
+      const unlimited: Side = { wallS: [], cpuS: [] }
       for (let i = 0; i < RUNS * 2; i++) {
         const proctorTurn = i % 4 === 0 || i % 4 === 3
         const run = proctorTurn
@@ -127,11 +130,18 @@ const main = async () => {
         log(
           `${agent}: ${proctorTurn ? "proctor" : "by hand"} ${(run.wallMs / 1000).toFixed(2)} s (${i + 1}/${RUNS * 2})`,
         )
+        if (i % 2 === 1) {
+          // What the task's limits cost: the same by hand without them, once per pair.
+          const free = await handRun(agent, tasksDir, model.ready, false)
+          unlimited.wallS.push(free.wallMs / 1000)
+          unlimited.cpuS.push(free.cpuSeconds)
+        }
       }
       const perRollout = (side: Side) => median(side.wallS) / COPIES
       const x = perRollout(proctor) / perRollout(hand)
       rows.push(
         `| ${agent} | ${perRollout(proctor).toFixed(2)} | ${perRollout(hand).toFixed(2)} | ${ratio(x)} | ` +
+          `${perRollout(unlimited).toFixed(2)} (${ratio(perRollout(proctor) / perRollout(unlimited))}) | ` +
           `${median(proctor.cpuS).toFixed(2)} | ${median(hand.cpuS).toFixed(2)} | ${verdict(x <= TARGET)} |`,
       )
     }
@@ -149,6 +159,9 @@ const main = async () => {
     copies: COPIES,
     runs: RUNS,
     target: TARGET,
+    limits: handLimitsHeld()
+      ? "the task's `[environment]` limits (1 CPU, 256 MB) held by cgroups as proctor holds them on its sandbox"
+      : "no limits: this machine gives the bench no cgroups (not root, or no cgroup v1), where proctor's sandbox has rlimits",
     rows: rows.join("\n"),
   })
   publishSection(SECTION, section)
