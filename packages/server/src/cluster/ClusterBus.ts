@@ -1,5 +1,6 @@
+import { Either, Schema } from "effect"
 import { Redis } from "ioredis"
-import type { JobEvent } from "../jobs/JobEvent.js"
+import { JobEvent } from "../jobs/JobEvent.js"
 import type { LiveMessage } from "./LiveMessage.js"
 
 /** Where a cluster's processes meet in Redis; `prefix` keeps clusters (and parallel tests) apart. */
@@ -12,10 +13,17 @@ export interface ClusterSettings {
 export const DEFAULT_REDIS_PREFIX = "proctor"
 export const ROLLOUT_QUEUE = "rollouts"
 
-/** What API replicas tell every worker. */
-export type ControlMessage =
-  /** Abort every in-flight rollout of the job and run none of it again. */
-  { readonly type: "cancel"; readonly job_id: string }
+/** What API replicas tell every worker: `cancel` aborts every in-flight rollout of the job and runs none of it again. */
+const ControlMessage = Schema.Struct({ type: Schema.Literal("cancel"), job_id: Schema.String })
+export type ControlMessage = typeof ControlMessage.Type
+
+const decodeEvents = Schema.decodeUnknownEither(Schema.parseJson(Schema.Array(JobEvent)))
+const decodeControl = Schema.decodeUnknownEither(Schema.parseJson(ControlMessage))
+
+/** A message no process of proctor's sent (another version, or anyone with the Redis): said in one line and dropped. */
+const ignored = (channel: string) => () => {
+  process.stderr.write(`proctor: ignored a malformed message on ${channel}\n`)
+}
 
 export const eventsChannel = (prefix: string, jobId: string) => `${prefix}:events:${jobId}`
 export const controlChannel = (prefix: string) => `${prefix}:control`
@@ -102,13 +110,22 @@ export class ClusterBus {
   }
 
   onEvent(jobId: string, listener: (event: JobEvent) => void): () => void {
-    return this.listen(eventsChannel(this.settings.prefix, jobId), (text) => {
-      for (const event of JSON.parse(text) as ReadonlyArray<JobEvent>) listener(event)
-    })
+    const channel = eventsChannel(this.settings.prefix, jobId)
+    return this.listen(channel, (text) =>
+      Either.match(decodeEvents(text), {
+        onLeft: ignored(channel),
+        onRight: (events) => {
+          for (const event of events) listener(event)
+        },
+      }),
+    )
   }
 
   onControl(listener: (message: ControlMessage) => void): () => void {
-    return this.listen(controlChannel(this.settings.prefix), (text) => listener(JSON.parse(text) as ControlMessage))
+    const channel = controlChannel(this.settings.prefix)
+    return this.listen(channel, (text) =>
+      Either.match(decodeControl(text), { onLeft: ignored(channel), onRight: listener }),
+    )
   }
 
   /** Each live message as sent: the listener decodes it (`decodeLiveMessage`), so a bad one is its to ignore. */
