@@ -57,7 +57,7 @@ const LIFELINE = '"$@" & read -r _; kill 0'
 export const startInterceptorRelay = (
   pid: number,
   interceptor: { readonly socketPath: string; readonly port: number },
-  program: RelayProgram = defaultRelayProgram(),
+  program: RelayProgram,
 ) =>
   Effect.acquireRelease(
     Effect.async<ReturnType<typeof spawn>, SandboxError>((resume) => {
