@@ -7,13 +7,18 @@ import { Liquid } from "liquidjs"
  * a variable a test lacks, or a filter or nunjucks-only name liquidjs does not know, is an error that names it
  * instead of an empty string in the prompt.
  */
-const liquid = new Liquid({ strictVariables: true, strictFilters: true, ownPropertyOnly: true, cache: false })
+let liquid: Liquid | undefined
+/** Made by the first template, not when this module loads (every `proctor eval` loads it): see ItemTemplate's engine. */
+const engine = (): Liquid => {
+  liquid ??= new Liquid({ strictVariables: true, strictFilters: true, ownPropertyOnly: true, cache: false })
+  return liquid
+}
 
 /** Fills in a template; throws an Error whose message says what the template or the variables lack. */
 export const renderVars = (source: string, vars: Readonly<Record<string, unknown>>): string => {
   if (!source.includes("{")) return source
   try {
-    return liquid.parseAndRenderSync(source, vars)
+    return engine().parseAndRenderSync(source, vars)
   } catch (error) {
     throw new Error(((error as Error).message.split("\n")[0] ?? "").replace(/, line:\d+, col:\d+$/, ""))
   }
