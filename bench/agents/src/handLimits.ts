@@ -1,5 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { DEFAULT_SANDBOX_LIMITS, parseHarborTaskToml } from "@proctor/core"
+import { Either } from "effect"
 
 /**
  * The task's `[environment]` limits held on the by-hand run as proctor holds them on its sandboxes (cgroup v1 under
@@ -8,8 +10,6 @@ import { join } from "node:path"
  */
 const ROOT = "/sys/fs/cgroup"
 const MIB = 1024 * 1024
-/** What a sandbox gets when the task sets none (proctor's DEFAULT_SANDBOX_LIMITS). */
-const DEFAULTS = { memoryMb: 2048, pids: 1024 }
 
 const own = (controller: string): string => {
   for (const line of readFileSync("/proc/self/cgroup", "utf8").split("\n")) {
@@ -17,13 +17,6 @@ const own = (controller: string): string => {
     if (controllers?.split(",").includes(controller)) return path ?? "/"
   }
   return "/"
-}
-
-/** A number key of the task.toml's `[environment]` table. */
-const environmentNumber = (toml: string, key: string): number | undefined => {
-  const table = /^\[environment\]\s*$([\s\S]*?)(?=^\[|$(?![\s\S]))/m.exec(toml)?.[1] ?? ""
-  const value = new RegExp(`^${key}\\s*=\\s*([0-9.]+)`, "m").exec(table)?.[1]
-  return value === undefined ? undefined : Number(value)
 }
 
 export const handLimitsHeld = (): boolean => {
@@ -40,9 +33,11 @@ export const handLimitsHeld = (): boolean => {
 /** Makes the cgroups of one by-hand run of `taskDir`; empty when cgroups are not held. */
 export const makeHandCgroups = (taskDir: string, name: string): Array<string> => {
   if (!handLimitsHeld()) return []
-  const toml = readFileSync(join(taskDir, "task.toml"), "utf8")
-  const memoryMb = environmentNumber(toml, "memory_mb") ?? DEFAULTS.memoryMb
-  const cpus = environmentNumber(toml, "cpus")
+  // Read as proctor reads it, defaults included.
+  const file = join(taskDir, "task.toml")
+  const task = parseHarborTaskToml(readFileSync(file, "utf8"), file)
+  if (Either.isLeft(task)) throw new Error(task.left.message)
+  const { memory_mb: memoryMb, cpus } = task.right.environment
   const dir = (controller: string) => join(ROOT, controller, own(controller), "proctor-bench-hand", name)
   const memory = dir("memory")
   mkdirSync(memory, { recursive: true })
@@ -52,8 +47,7 @@ export const makeHandCgroups = (taskDir: string, name: string): Array<string> =>
   }
   const pids = dir("pids")
   mkdirSync(pids, { recursive: true })
-  writeFileSync(join(pids, "pids.max"), String(DEFAULTS.pids))
-  if (cpus === undefined) return [memory, pids]
+  writeFileSync(join(pids, "pids.max"), String(DEFAULT_SANDBOX_LIMITS.pids))
   const cpu = dir("cpu")
   mkdirSync(cpu, { recursive: true })
   writeFileSync(join(cpu, "cpu.cfs_period_us"), "100000")
