@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs"
 /**
  * The bare loop a dataset eval is measured against: the same chat-completions calls (one per row, the row's question
  * as the user message) at the same concurrency, straight at the model with global fetch, each answer compared with
- * the row's `answer`. With a RUBRIC, each answer is then judged by a second call on the same worker, the judge's
+ * the row's `answer`. With a RUBRIC, each answer (right or wrong) is then judged by a second call on the same worker, the judge's
  * prompt written as proctor's rubric grader writes it, and its JSON score read. Prints `{"correct": N}`.
  * Args: DATASET URL CONCURRENCY [RUBRIC].
  */
@@ -43,7 +43,9 @@ const worker = async () => {
     const row = rows[next++]!
     const answer = await chat([{ role: "user", content: row.question }])
     const right = answer.trim() === row.answer
-    if (rubric === undefined ? right : right && (await judge(row.question, answer)) >= 3) correct++
+    // Every answer is judged, right or wrong, as proctor's rubric grader judges every row: the same calls.
+    const judged = rubric === undefined || (await judge(row.question, answer)) >= 3
+    if (right && judged) correct++
   }
 }
 await Promise.all(Array.from({ length: Number(concurrencyArg) }, worker))
