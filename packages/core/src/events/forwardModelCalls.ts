@@ -12,20 +12,30 @@ export const modelCallFinished = (call: ModelCall): RunEvent => ({
 
 /**
  * Publishes each of this run's model calls, as it finishes, as a `ModelCallFinished` event for as long as the scope
- * lasts (live views show what rollouts in flight have spent). In batches: one wake-up per call would cost more.
+ * lasts (live views show what rollouts in flight have spent). In batches at most every `batchEveryMs`: a wake-up per
+ * call cost more than the call's own record (a judged dataset eval makes thousands a second), and a live view redraws
+ * no faster. The calls still waiting when the scope closes are published before it closes.
  */
-export const forwardModelCalls = (runId: string, calls: PubSub.PubSub<ModelCall>, events: PubSub.PubSub<RunEvent>) =>
-  Effect.flatMap(PubSub.subscribe(calls), (subscription) =>
-    Effect.forkScoped(
+export const forwardModelCalls = (
+  runId: string,
+  calls: PubSub.PubSub<ModelCall>,
+  events: PubSub.PubSub<RunEvent>,
+  batchEveryMs = 50,
+) =>
+  Effect.flatMap(PubSub.subscribe(calls), (subscription) => {
+    const forward = (batch: Iterable<ModelCall>) =>
+      PubSub.publishAll(
+        events,
+        Array.from(batch)
+          .filter((call) => call.run_id === runId)
+          .map(modelCallFinished),
+      )
+    return Effect.forkScoped(
       Effect.forever(
-        Effect.flatMap(Queue.takeBetween(subscription, 1, 1024), (batch) =>
-          PubSub.publishAll(
-            events,
-            Array.from(batch)
-              .filter((call) => call.run_id === runId)
-              .map(modelCallFinished),
-          ),
-        ),
-      ),
-    ),
-  )
+        // Taken calls are published even if the scope closes right after they were taken.
+        Effect.uninterruptibleMask((restore) =>
+          Effect.flatMap(restore(Queue.takeBetween(subscription, 1, 1024)), forward),
+        ).pipe(Effect.zipRight(Effect.sleep(batchEveryMs))),
+      ).pipe(Effect.onInterrupt(() => Effect.flatMap(Queue.takeAll(subscription), forward))),
+    )
+  })
