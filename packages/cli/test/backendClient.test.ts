@@ -304,4 +304,18 @@ describe("wire helpers", () => {
     })
     expect(Either.isLeft(decodeResultRow({ score: 1 }))).toBe(true)
   })
+
+  it("keeps an agent rollout's stop reason, turns and messages and a graded one's verdicts; drops ones it cannot read", () => {
+    const grades = { score: { score: 1, passed: true } }
+    const agent = { seed: 2, score: 0, error: null, stop_reason: "max_turns", turns: 8, messages: 17, grades }
+    expect(Either.getOrThrow(decodeResultRow(agent))).toMatchObject({
+      stop_reason: "max_turns",
+      turns: 8,
+      messages: 17,
+      grades,
+    })
+    const unknown = Either.getOrThrow(decodeResultRow({ seed: 2, error: null, stop_reason: "bored", grades: 3 }))
+    expect(unknown).not.toHaveProperty("stop_reason")
+    expect(unknown).not.toHaveProperty("grades")
+  })
 })

@@ -1,4 +1,4 @@
-import { ErrorKind, type EvalResult, RolloutStatus } from "@proctor/core"
+import { ErrorKind, type EvalResult, GraderVerdicts, RetryLogEntry, RolloutStatus, StopReason } from "@proctor/core"
 import { Either, ParseResult, Schema } from "effect"
 
 const nullableNumber = Schema.optionalWith(Schema.NullOr(Schema.Number), { default: () => null })
@@ -33,23 +33,37 @@ const WireResultRow = Schema.Struct({
   final: Schema.optional(Schema.Unknown),
   info: Schema.optional(Schema.Unknown),
   cluster: Schema.optional(Schema.String),
+  // proctor's server sends these for agent and graded runs; kept as they come, a value this CLI cannot read dropped.
+  retry_log: Schema.optional(Schema.Unknown),
+  stop_reason: Schema.optional(Schema.Unknown),
+  turns: Schema.optional(Schema.Number),
+  messages: Schema.optional(Schema.Number),
+  grades: Schema.optional(Schema.Unknown),
 })
 
 const decodeWire = Schema.decodeUnknownEither(WireResultRow)
 const isErrorKind = Schema.is(ErrorKind)
+const isStopReason = Schema.is(StopReason)
+const isRetryLog = Schema.is(Schema.Array(RetryLogEntry))
+const isGraderVerdicts = Schema.is(GraderVerdicts)
 
 /** One row as an `EvalResult`, or a one-line reason it is not one. */
 export const decodeResultRow = (raw: unknown): Either.Either<EvalResult, string> =>
   Either.map(
     Either.mapLeft(decodeWire(raw), (error) => ParseResult.TreeFormatter.formatErrorSync(error).split("\n").join(" ")),
     (row): EvalResult => {
-      const { status, error_kind, run_id, trace, ...rest } = row
+      const { status, error_kind, run_id, trace, retry_log, stop_reason, turns, messages, grades, ...rest } = row
       return {
         ...rest,
         status: status ?? (row.error === null ? "ok" : "error"),
         error_kind: error_kind !== null && isErrorKind(error_kind) ? error_kind : null,
         ...(trace === undefined ? {} : { trace }),
         ...(run_id === undefined ? {} : { run_id }),
+        ...(isRetryLog(retry_log) ? { retry_log } : {}),
+        ...(isStopReason(stop_reason) ? { stop_reason } : {}),
+        ...(turns === undefined ? {} : { turns }),
+        ...(messages === undefined ? {} : { messages }),
+        ...(isGraderVerdicts(grades) ? { grades } : {}),
       }
     },
   )
