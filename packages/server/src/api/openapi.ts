@@ -185,7 +185,7 @@ export const buildOpenApi = (options: { readonly version: string }): JsonObject 
       "/api/eval/jobs/{id}/view/{path}": {
         get: {
           summary:
-            "The viewer's data API over a job (its run is run 0): `runs`, `runs/0/rows?from=N`, `runs/0/rollouts/{seed}/{attempt}`, `runs/0/live`",
+            "The viewer's data API over a job (its run is run 0): `runs`, `runs/0/rows?from=N`, `runs/0/rollouts/{seed}/{attempt}` (with `/steps` an agent rollout's timeline, with `/agent_trajectory` a command-line agent's own events), `runs/0/live`",
           security,
           parameters: [jobId, { name: "path", in: "path", required: true, schema: { type: "string" } }],
           responses: {
