@@ -17,6 +17,12 @@ export interface DockerRuntimeOptions {
   readonly owner?: string | undefined
   /** What relays a container's loopback to its interceptor: default `socat` when installed, else Node. */
   readonly relay?: RelayProgram | undefined
+  /**
+   * How long the daemon may take to begin answering a container's quick calls (create, start, inspect, remove,
+   * exec create and inspect) before the call fails naming a wedged daemon; default 60 s. Copies and image builds
+   * are not bounded by it.
+   */
+  readonly callTimeoutMs?: number | undefined
 }
 
 /**
@@ -28,7 +34,7 @@ const make = (options: DockerRuntimeOptions = {}): Effect.Effect<SandboxRuntimeS
   Effect.gen(function* () {
     const socketPath = options.socketPath ?? "/var/run/docker.sock"
     const docker = yield* Effect.acquireRelease(
-      Effect.sync(() => new DockerApi(socketPath)),
+      Effect.sync(() => new DockerApi(socketPath, options.callTimeoutMs)),
       (api) => Effect.promise(() => api.close()),
     )
     yield* Effect.tryPromise({

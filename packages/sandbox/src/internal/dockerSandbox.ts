@@ -11,7 +11,7 @@ import {
 } from "@proctor/core"
 import { Effect } from "effect"
 import { CommandOutput } from "./CommandOutput.js"
-import { type DockerApi, DockerApiError } from "./DockerApi.js"
+import { DaemonTimeoutError, type DockerApi, DockerApiError } from "./DockerApi.js"
 import { containerGone, dockerCall, sandboxError } from "./dockerErrors.js"
 import { DockerFrameReader } from "./dockerFrames.js"
 import { type RelayProgram, startInterceptorRelay } from "./interceptorRelay.js"
@@ -109,10 +109,21 @@ export const openDockerSandbox = (
     return handle
   })
 
-/** Removes a container and its anonymous volumes, running or not; a container already gone is fine. */
+/**
+ * Removes a container and its anonymous volumes, running or not; a container already gone is fine. Never fails:
+ * the rollout's result stands whatever becomes of its container. A daemon that does not answer is said on stderr,
+ * since it is wedged (every later rollout will fail to start until dockerd restarts) and the container stays.
+ */
 export const removeContainer = async (docker: DockerApi, id: string): Promise<void> => {
-  const response = await docker.raw("DELETE", `/containers/${id}?force=1&v=1`).catch(() => null)
-  await response?.body.dump()
+  try {
+    await docker.json("DELETE", `/containers/${id}?force=1&v=1`)
+  } catch (cause) {
+    if (cause instanceof DaemonTimeoutError) {
+      process.stderr.write(
+        `warning: container ${id.slice(0, 12)} was not removed: ${cause.message}; then \`proctor sandbox prune\`\n`,
+      )
+    }
+  }
 }
 
 const putArchive = async (docker: DockerApi, id: string, body: Buffer | Readable, signal?: AbortSignal) => {
