@@ -36,7 +36,7 @@ const tempDirRuntime = (root: string) => {
     isolated: false,
     enforcesStorage: false,
     prepare: () => Effect.void,
-    prune: () => Effect.succeed(0),
+    prune: () => Effect.succeed({ removed: 0, running: 0 }),
     open: (spec) =>
       Effect.acquireRelease(
         Effect.suspend(() => {

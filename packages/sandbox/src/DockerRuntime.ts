@@ -4,8 +4,16 @@ import { causeMessage } from "./internal/causeMessage.js"
 import { DockerApi } from "./internal/DockerApi.js"
 import { dockerCall, imageMissing } from "./internal/dockerErrors.js"
 import { makeDockerImages } from "./internal/dockerImages.js"
-import { LABEL_OWNER, LABEL_RUN, LABEL_SANDBOX, openDockerSandbox, removeContainer } from "./internal/dockerSandbox.js"
+import {
+  LABEL_OPENER,
+  LABEL_OWNER,
+  LABEL_RUN,
+  LABEL_SANDBOX,
+  openDockerSandbox,
+  removeContainer,
+} from "./internal/dockerSandbox.js"
 import { defaultRelayProgram, type RelayProgram } from "./internal/interceptorRelay.js"
+import { openerMayRun } from "./internal/openerProcess.js"
 
 export interface DockerRuntimeOptions {
   /** The daemon's socket; default `/var/run/docker.sock`. */
@@ -74,8 +82,12 @@ const make = (options: DockerRuntimeOptions = {}): Effect.Effect<SandboxRuntimeS
       )
 
     const prune = Effect.fn("DockerRuntime.prune")(function* (runId?: string) {
-      const containers = yield* containersLabelled(runId === undefined ? LABEL_SANDBOX : `${LABEL_RUN}=${runId}`)
-      return yield* removeAll(containers)
+      if (runId !== undefined) {
+        return { removed: yield* removeAll(yield* containersLabelled(`${LABEL_RUN}=${runId}`)), running: 0 }
+      }
+      const containers = yield* containersLabelled(LABEL_SANDBOX)
+      const left = containers.filter((container) => !openerMayRun(container.Labels?.[LABEL_OPENER]))
+      return { removed: yield* removeAll(left), running: containers.length - left.length }
     })
 
     const pruneOrphans = Effect.fn("DockerRuntime.pruneOrphans")(function* (liveOwners: ReadonlySet<string>) {

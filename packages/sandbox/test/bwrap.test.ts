@@ -1,10 +1,11 @@
+import { spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { BwrapRuntime } from "../src/index.js"
-import { describeRuntime, newRunId } from "./sandboxContract.js"
+import { describeRuntime, fixture, newRunId } from "./sandboxContract.js"
 
 // The tests' own registry: their sandboxes are recorded there and nowhere else.
 const registryRoot = mkdtempSync(join(tmpdir(), "proctor-bwrap-test-"))
@@ -89,6 +90,39 @@ describe("bwrap: what a sandbox sees of the host", () => {
       expect((yield* sandbox.exec(["test", "-e", import.meta.dirname])).exitCode).toBe(1)
       expect((yield* sandbox.exec("ls -A /var /root /home")).stdout).toBe("/home:\n\n/root:\n\n/var:\ntmp\n")
       expect((yield* sandbox.exec("echo x > /var/tmp/x && cat /var/tmp/x")).stdout).toBe("x\n")
+    }).pipe(Effect.scoped),
+  )
+})
+
+describe("bwrap: prune without a run", () => {
+  /** A process of its own holding one sandbox of `runId` open until it is killed. */
+  const holder = (runId: string) =>
+    Effect.acquireRelease(
+      Effect.promise(async () => {
+        const socketPath = join(mkdtempSync(join(tmpdir(), "proctor-relay-")), "interceptor.sock")
+        const child = spawn(process.execPath, [fixture("openAndWait.mjs"), "bwrap", runId, socketPath, registryRoot], {
+          stdio: ["ignore", "pipe", "inherit"],
+        })
+        await new Promise((resolve) => child.stdout.once("data", resolve))
+        return child
+      }),
+      (child) => Effect.sync(() => child.kill("SIGKILL")),
+    )
+
+  it.live("removes what a killed process left and leaves the sandboxes of a process still running", () =>
+    Effect.gen(function* () {
+      const [killed, running] = [newRunId(), newRunId()]
+      const killedHolder = yield* holder(killed)
+      yield* holder(running)
+      killedHolder.kill("SIGKILL")
+      yield* Effect.promise(() => new Promise((resolve) => killedHolder.once("exit", resolve)))
+      const runtime = yield* BwrapRuntime.make({ registryRoot })
+      expect(yield* runtime.prune()).toEqual({ removed: 1, running: 1 })
+      expect(leftovers(killed)).toEqual([])
+      expect(leftovers(running)).not.toEqual([])
+      // Named by its run, a running process's sandbox goes too.
+      expect(yield* runtime.prune(running)).toEqual({ removed: 1, running: 0 })
+      expect(leftovers(running)).toEqual([])
     }).pipe(Effect.scoped),
   )
 })

@@ -212,9 +212,9 @@ export const describeRuntime = (runtime: RuntimeUnderTest) => {
         yield* Effect.promise(() => new Promise((resolve) => child.once("exit", resolve)))
         expect(runtime.leftovers(runId).length).toBeGreaterThan(0)
         const service = yield* runtime.make
-        expect(yield* service.prune(runId)).toBe(1)
+        expect(yield* service.prune(runId)).toEqual({ removed: 1, running: 0 })
         expect(runtime.leftovers(runId)).toEqual([])
-        expect(yield* service.prune(runId)).toBe(0)
+        expect(yield* service.prune(runId)).toEqual({ removed: 0, running: 0 })
         yield* waitForEffect(
           "the killed process's relay to exit",
           Effect.sync(() => processesNaming(socketPath).length === 0),

@@ -1,11 +1,21 @@
+import type { PruneOutcome } from "@proctor/core"
 import { sandboxRuntimeOf } from "@proctor/sandbox"
 import { Effect } from "effect"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
 
+const sandboxes = (count: number) => `${count} sandbox${count === 1 ? "" : "es"}`
+
+/** What a prune did, in one line: without a run, the sandboxes of processes still running are left and counted. */
+const pruned = ({ removed, running }: PruneOutcome, run: string | undefined): string =>
+  run !== undefined
+    ? `removed ${sandboxes(removed)} of run ${run}`
+    : `removed ${sandboxes(removed)} left by ended processes` +
+      (running === 0 ? "" : `; left ${sandboxes(running)} of running processes (--run RUN_ID removes one run's)`)
+
 /**
- * `proctor sandbox prune [--run ID] [--sandbox docker|bwrap]`: removes the sandboxes labelled with the run (or
- * all of proctor's). Without `--sandbox`, a runtime this machine lacks is passed over, and said so.
+ * `proctor sandbox prune [--run ID] [--sandbox docker|bwrap]`: removes the sandboxes labelled with the run, or
+ * those whose process has ended (a crash, a `kill -9`). Without `--sandbox`, a runtime this machine lacks is passed over, and said so.
  */
 export const sandboxPruneCommand = (
   options: { readonly run?: string | undefined; readonly sandbox?: "docker" | "bwrap" | undefined },
@@ -18,9 +28,8 @@ export const sandboxPruneCommand = (
       const outcome = yield* Effect.either(
         Effect.scoped(Effect.flatMap(sandboxRuntimeOf(name), (runtime) => runtime.prune(options.run))),
       )
-      const scope = options.run === undefined ? "" : ` of run ${options.run}`
       if (outcome._tag === "Right") {
-        io.stdout.write(`${name}: removed ${outcome.right} sandbox${outcome.right === 1 ? "" : "es"}${scope}\n`)
+        io.stdout.write(`${name}: ${pruned(outcome.right, options.run)}\n`)
       } else if (outcome.left.reason === "Unavailable" && options.sandbox === undefined) {
         io.stdout.write(`${name}: not available here, skipped (${outcome.left.message})\n`)
       } else {

@@ -3,7 +3,7 @@ import { addFlags, choice, type FlagValues, text } from "./flagTable.js"
 import type { RunCommand } from "./RunCommand.js"
 
 export const sandboxPruneFlags = {
-  run: text("--run <run_id>", "only the sandboxes of this run (default: all of proctor's)"),
+  run: text("--run <run_id>", "every sandbox of this run (default: those whose process has ended)"),
   sandbox: choice("--sandbox <runtime>", "only this runtime's (default: every one available here)", [
     "docker",
     "bwrap",

@@ -212,7 +212,7 @@ const pruneLocal = (runId?: string) =>
       const prefix = runId === undefined ? DIR_PREFIX : `${DIR_PREFIX}${labelPart(runId)}--`
       const stale = (await readdir(tmpdir())).filter((name) => name.startsWith(prefix))
       await Promise.all(stale.map((name) => rm(join(tmpdir(), name), { recursive: true, force: true })))
-      return stale.length
+      return { removed: stale.length, running: 0 }
     },
     catch: failure("Unavailable", "cannot list the local sandboxes"),
   })

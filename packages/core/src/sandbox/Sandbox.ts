@@ -127,6 +127,12 @@ export interface SandboxHandle {
 export const SandboxRuntimeName = Schema.Literal("docker", "bwrap", "local")
 export type SandboxRuntimeName = typeof SandboxRuntimeName.Type
 
+/** What a prune did: sandboxes removed, and (without a run id) those left because their process still runs. */
+export interface PruneOutcome {
+  readonly removed: number
+  readonly running: number
+}
+
 export interface SandboxRuntimeService {
   readonly name: SandboxRuntimeName
   /** False only for `local`: a run on it says so on its first line. */
@@ -137,8 +143,11 @@ export interface SandboxRuntimeService {
   readonly prepare: (image: SandboxImage) => Effect.Effect<void, SandboxError>
   /** A sandbox for one rollout, torn down when the scope closes (success, failure, timeout or interrupt). */
   readonly open: (spec: SandboxSpec) => Effect.Effect<SandboxHandle, SandboxError, Scope.Scope>
-  /** Removes every sandbox labelled with `runId` (all of proctor's when absent); resolves to how many. */
-  readonly prune: (runId?: string) => Effect.Effect<number, SandboxError>
+  /**
+   * Removes every sandbox labelled with `runId`; without one, every sandbox whose opening process has ended (what a
+   * crash or `kill -9` left), leaving those of processes still running.
+   */
+  readonly prune: (runId?: string) => Effect.Effect<PruneOutcome, SandboxError>
   /**
    * Removes the sandboxes of owners not in `liveOwners` (processes killed before they could close them); resolves
    * to how many. Only on runtimes whose sandboxes can outlive the process that opened them (Docker's containers;

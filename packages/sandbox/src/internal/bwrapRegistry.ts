@@ -1,7 +1,9 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import type { PruneOutcome } from "@proctor/core"
 import { cgroupPids, removeCgroups } from "./cgroups.js"
+import { openerMayRun } from "./openerProcess.js"
 import { processStartTime } from "./processTree.js"
 
 /**
@@ -17,6 +19,8 @@ export interface BwrapRecord {
   readonly childPid: number
   readonly childStart: string | null
   readonly cgroups: ReadonlyArray<string>
+  /** The proctor process that opened it (`openerProcess`): a prune without a run leaves it while that runs. */
+  readonly opener: string
 }
 
 export const defaultRegistryRoot = (): string => join(tmpdir(), "proctor-sandboxes")
@@ -76,18 +80,33 @@ export const destroySandbox = async (
   rmSync(dir, { recursive: true, force: true })
 }
 
-/** Destroys every recorded sandbox of `runId` (of every run when absent); resolves to how many there were. */
-export const pruneRegistry = async (root: string, runId?: string): Promise<number> => {
+/**
+ * Destroys every recorded sandbox of `runId`; without one, every sandbox whose opening process has ended, those of
+ * running processes left and counted.
+ */
+export const pruneRegistry = async (root: string, runId?: string): Promise<PruneOutcome> => {
   const runs = runId === undefined ? list(root) : [encodeURIComponent(runId)]
   let removed = 0
+  let running = 0
   for (const run of runs) {
     for (const sandbox of list(join(root, run))) {
-      await destroySandbox(join(root, run, sandbox))
+      const dir = join(root, run, sandbox)
+      const record = readRecord(dir)
+      if (runId === undefined && openerMayRun(record?.opener)) {
+        running++
+        continue
+      }
+      await destroySandbox(dir, record)
       removed++
     }
-    rmSync(join(root, run), { recursive: true, force: true })
+    // Gone once its last sandbox is (rmdir fails on a directory a running sandbox still holds).
+    try {
+      rmdirSync(join(root, run))
+    } catch {
+      // Not empty, or already gone.
+    }
   }
-  return removed
+  return { removed, running }
 }
 
 const list = (dir: string): Array<string> => {

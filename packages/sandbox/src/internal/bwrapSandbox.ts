@@ -17,6 +17,7 @@ import { CommandOutput } from "./CommandOutput.js"
 import { causeMessage } from "./causeMessage.js"
 import { createSandboxCgroups, sandboxCgroupDirs } from "./cgroups.js"
 import { type RelayProgram, startInterceptorRelay } from "./interceptorRelay.js"
+import { openerProcess } from "./openerProcess.js"
 import { killProcessTree, processAlive, processStartTime } from "./processTree.js"
 import { absoluteIn, argvOf, type EffectiveLimits, effectiveLimits, newSandboxId } from "./sandboxPaths.js"
 
@@ -136,7 +137,7 @@ const startNamespace = async (
   const cgroups = config.useCgroups ? sandboxCgroupDirs(spec.labels.runId, id, limits) : []
   // Written before anything exists: a kill -9 from here on leaves the cgroups and the directory to prune (the
   // namespace itself dies with proctor).
-  writeRecord(dir, { bwrapPid: 0, bwrapStart: null, childPid: 0, childStart: null, cgroups })
+  writeRecord(dir, { bwrapPid: 0, bwrapStart: null, childPid: 0, childStart: null, cgroups, opener: openerProcess() })
   const child = spawn(
     "bwrap",
     [
@@ -183,6 +184,7 @@ const startNamespace = async (
       childPid,
       childStart: processStartTime(childPid),
       cgroups,
+      opener: openerProcess(),
     }
     writeRecord(dir, record)
     // As root bwrap makes no user namespace of its own unless it can; commands enter whichever it made.
@@ -197,6 +199,7 @@ const startNamespace = async (
         childPid: 0,
         childStart: null,
         cgroups,
+        opener: openerProcess(),
       },
       exited,
     )

@@ -15,6 +15,7 @@ import { DaemonTimeoutError, type DockerApi, DockerApiError } from "./DockerApi.
 import { containerGone, dockerCall, sandboxError } from "./dockerErrors.js"
 import { DockerFrameReader } from "./dockerFrames.js"
 import { type RelayProgram, startInterceptorRelay } from "./interceptorRelay.js"
+import { openerProcess } from "./openerProcess.js"
 import { killProcessTree } from "./processTree.js"
 import { absoluteIn, argvOf, effectiveLimits } from "./sandboxPaths.js"
 import { firstFileOfTar, packHostPath, smallTreeTar, tarOf, unpackInto } from "./tar.js"
@@ -24,6 +25,8 @@ export const LABEL_RUN = "proctor.run"
 export const LABEL_ROLLOUT = "proctor.rollout"
 /** The process that opened the container (a job server's worker): its sandboxes outlive it only if it was killed. */
 export const LABEL_OWNER = "proctor.owner"
+/** The process that opened the container (`openerProcess`): a prune leaves it while that process runs. */
+export const LABEL_OPENER = "proctor.opener"
 
 const MIB = 1024 * 1024
 
@@ -44,6 +47,7 @@ const createBody = (spec: SandboxSpec, image: string, workdir: string, owner: st
       [LABEL_SANDBOX]: "1",
       [LABEL_RUN]: spec.labels.runId,
       [LABEL_ROLLOUT]: spec.labels.rolloutId,
+      [LABEL_OPENER]: openerProcess(),
       ...(owner === undefined ? {} : { [LABEL_OWNER]: owner }),
     },
     HostConfig: {
