@@ -14,15 +14,22 @@ import {
 import type { GraderError, GraderInput } from "./Grader.js"
 import type { GradeOutcome, GraderSet } from "./GraderSet.js"
 
-const firstText = (...values: ReadonlyArray<unknown>): string | undefined =>
-  values.find((value): value is string => typeof value === "string")
+/** The first value that is an answer: a string, or a number as its text (a task app may state `answer: 12`). */
+const firstText = (...values: ReadonlyArray<unknown>): string | undefined => {
+  for (const value of values) {
+    if (typeof value === "string") return value
+    if (typeof value === "number" && Number.isFinite(value)) return String(value)
+  }
+  return undefined
+}
 
 const field = (value: unknown, key: string): unknown => (isRecord(value) ? value[key] : undefined)
 
 /**
  * A finished rollout's answer, for graders: what it said its answer was (`details.answer`, an in-process solver's
- * `answer`, a task app's trajectory `final.answer` or `info.answer`), else the agent's last model message, else its
- * `final` as JSON.
+ * `answer`, a task app's trajectory `final.answer` or `info.answer`; text or a number), else the agent's last model
+ * message, else its `final` as JSON — all the task app said, its own verdict included when it put one there (a task
+ * app whose rollouts are judged states `answer`).
  */
 export const answerOfFinal = (
   final: Pick<FinalResult, "details" | "final" | "info">,
