@@ -121,6 +121,26 @@ describe("model graders: a rubric judge beside a rule, a second judge by proctor
     expect(alpha?.ci95?.[1]).toBeGreaterThanOrEqual(alpha?.value ?? Number.NaN)
   })
 
+  it("the judges guide's labelled example: a label judge against examples/datasets/sums-labelled.jsonl gives kappa", async () => {
+    const runTrust = join(tmp, "trust")
+    const run = await proctor([
+      "eval",
+      ...["--dataset", join(repoRoot, "examples/datasets/sums-labelled.jsonl"), "--prompt", "{{ item.question }}"],
+      ...["--model", "baseline", "--inference-url", baseline.url, "--run-dir", runTrust, "--json"],
+      "--grader",
+      '{ type = "label", name = "correct", instructions = "Is the answer the correct sum?", labels = ["correct", "incorrect"], passing = ["correct"] }',
+      ...["--judge", `{ model = "baseline", inference_url = "${baseline.url}", human_labels = "human" }`],
+    ])
+    expect(run.code, run.stderr).toBe(0)
+    const human = summaryOf(runTrust).judge_trust?.graders.find((grader) => grader.grader === "correct")?.human
+    expect(human?.items).toBe(ROWS.length)
+    // The file's labels say which of the baseline policy's answers are right; its judge errs on one item in five.
+    const kappa = human?.kappa
+    expect(kappa?.value).toBeGreaterThan(0)
+    expect(kappa?.value).toBeLessThan(1)
+    expect(kappa?.ci95?.[0]).toBeLessThanOrEqual(kappa?.value ?? Number.NaN)
+  })
+
   it("proctor grade adds a second judge as a set of its own and reports the two judges' agreement", async () => {
     const graded = await proctor(["grade", runDir, "--grader", SECOND, "--judge", judgeFlag(), "--pricing", PRICING])
     expect(graded.code, graded.stderr).toBe(0)
