@@ -164,15 +164,18 @@ const lengthItems = (l: NonNullable<RunSummary["length_stats"]>): Array<readonly
   const reasons = Object.entries(l.stop_reasons)
     .sort(([, a], [, b]) => b - a)
     .map(([reason, count]) => `${reason} ${count}`)
-  const fractions = [
-    ["correct", l.frac_correct],
+  // nanoeval's fractions: the limits' and model_ended count incorrect completions only (a correct rollout that hit a
+  // limit is correct), so they are listed as what the wrong ones ended by.
+  const wrong = [
     ["max_time", l.frac_max_time],
     ["max_turns", l.frac_max_turns],
     ["max_tokens", l.frac_max_tokens],
     ["max_cost", l.frac_max_cost],
     ["model ended", l.frac_model_ended],
   ] as const
-  const shares = fractions.map(([name, value]) => `${name} ${formatNumber(value)}`).join(" · ")
+  const shares = `correct ${formatNumber(l.frac_correct)} · wrong, by ${wrong
+    .map(([name, value]) => `${name} ${formatNumber(value)}`)
+    .join(" · ")}`
   const convo = l.convo_len_percentiles
   const lengths =
     convo === null

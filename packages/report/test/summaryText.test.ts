@@ -56,7 +56,7 @@ describe("formatSummaryText", () => {
     const text = formatSummaryText(summaryOf(agentRun, { attempts: 1, passThreshold: 1 }))
     expect(text).toContain("  stop reasons      max_turns 2 · model_ended 1 · max_time 1\n")
     expect(text).toContain(
-      "  of completions    correct 0.25 · max_time 0.25 · max_turns 0.5 · max_tokens 0 · max_cost 0 · model ended 0 (4 completions) · messages p25 5.5 · p50 8 · p75 10.5\n",
+      "  of completions    correct 0.25 · wrong, by max_time 0.25 · max_turns 0.5 · max_tokens 0 · max_cost 0 · model ended 0 (4 completions) · messages p25 5.5 · p50 8 · p75 10.5\n",
     )
   })
 
