@@ -111,7 +111,7 @@ export const formatRecap = ({ model, outcomes, totalSeconds, keyInPolicyConfig }
     const withApp = resumable.some((o) => o.kind === "task-app")
     const servers = [withApp ? "the task app" : "", withModel ? "the model" : ""].filter(Boolean).join(" and ")
     const modelFlag = (o: EvalOutcome) =>
-      withModel && o.usesModel ? ` --inference-url http://127.0.0.1:${HINT_MODEL_PORT}` : ""
+      withModel && o.usesModel ? ` --inference-url http://127.0.0.1:${HINT_MODEL_PORT}/v1` : ""
     out.push(
       "Inspect: each run directory holds config.json, results.jsonl (one line per rollout, written as it",
       "finished), model_calls.jsonl (every model call: tokens, cost, latency), summary.json, and results.json.",

@@ -232,7 +232,7 @@ describe("formatRecap's resume hint", () => {
     expect(text).toContain("PORT=8000 node examples/math/dist/main.js")
     expect(text).toContain("PORT=8001 node examples/baseline-model/dist/main.js")
     expect(text).toContain(
-      `pnpm proctor eval --resume ${runDir} --url http://127.0.0.1:8000 --inference-url http://127.0.0.1:8001 --retry-errors`,
+      `pnpm proctor eval --resume ${runDir} --url http://127.0.0.1:8000 --inference-url http://127.0.0.1:8001/v1 --retry-errors`,
     )
   })
 
@@ -246,7 +246,7 @@ describe("formatRecap's resume hint", () => {
     })
     expect(text).toContain(`  pnpm proctor eval --resume ${oracle} --retry-errors\n`)
     expect(text).toContain(
-      `  pnpm proctor eval --resume ${builtin} --inference-url http://127.0.0.1:8001 --retry-errors\n`,
+      `  pnpm proctor eval --resume ${builtin} --inference-url http://127.0.0.1:8001/v1 --retry-errors\n`,
     )
     expect(text).toContain("PORT=8001 node examples/baseline-model/dist/main.js")
     expect(text).not.toContain("examples/agents-")

@@ -158,6 +158,11 @@ describe("kill -9 of an agent run on Docker, then --resume", () => {
     }
     const last = await cli.done
     expect(last.code, last.stderr).toBe(0)
+    // A resume says what it removed of the session before it.
+    const lastKill = kills.at(-1)
+    if (lastKill !== undefined && lastKill.leftovers > 0) {
+      expect(last.stderr).toContain(`removed ${lastKill.leftovers} sandbox`)
+    }
     // The kills landed at different points of the run.
     expect(new Set(kills.map((kill) => kill.results)).size).toBeGreaterThanOrEqual(5)
 

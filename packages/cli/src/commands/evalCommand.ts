@@ -197,7 +197,14 @@ export const evalCommand = (options: EvalOptions, io: Io): Effect.Effect<ExitCod
         const agentRun = runConfig.tasks === undefined ? null : yield* agentRunOf(runConfig)
         if (agentRun !== null) io.stderr.write(`${agentRun.line}\n`)
         // What a crash of an earlier session left behind (containers, bwrap namespaces) goes before new work starts.
-        if (agentRun !== null && "run" in source) yield* agentRun.runtime.prune(source.run.runId)
+        if (agentRun !== null && "run" in source) {
+          const { removed } = yield* agentRun.runtime.prune(source.run.runId)
+          if (removed > 0) {
+            io.stderr.write(
+              `removed ${removed} sandbox${removed === 1 ? "" : "es"} an earlier session of this run left\n`,
+            )
+          }
+        }
         const interception = yield* embeddedInterception(runConfig, env, {
           enabled: options.intercept !== false && usesModel(runConfig),
           pricingOverrides,
