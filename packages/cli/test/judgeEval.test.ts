@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -147,6 +147,37 @@ describe("model graders: a rubric judge beside a rule, a second judge by proctor
     expect(run.code).toBe(2)
     expect(run.stderr.trim().split("\n")).toHaveLength(1)
     expect(run.stderr).toMatch(/graders\[0\] \(rubric\): a model grader needs a judge: declare \[eval\.judge\]/)
+  })
+})
+
+describe("a judge given wrong: one line naming the key, exit 2, nothing run", () => {
+  it("human_labels naming a column no row has stops before anything runs, naming the key and the column", async () => {
+    const judged = ["eval", "--dataset", labelled, "--prompt", "{{ item.question }}", "--model", "baseline"]
+    const evalJudge = join(tmp, "no-labels")
+    const misnamed = await proctor([
+      ...[...judged, "--inference-url", baseline.url, "--grader", RUBRIC, "--run-dir", evalJudge],
+      ...["--judge", `{ model = "baseline", inference_url = "${baseline.url}", human_labels = "humans" }`],
+    ])
+    expect([misnamed.code, misnamed.stderr, existsSync(evalJudge)]).toEqual([
+      2,
+      `proctor eval: judge.human_labels: no row of ${labelled} has a column "humans"\n`,
+      false,
+    ])
+    // A grader's own judge is named by the grader's key path.
+    const ownJudge = join(tmp, "no-labels-own")
+    const own = await proctor([
+      ...[...judged, "--inference-url", baseline.url, "--grader", RUBRIC, "--judge", judgeFlag()],
+      ...[
+        "--grader",
+        `{ type = "rubric", name = "second", rubric = "r", judge = { model = "b", human_labels = "x" } }`,
+      ],
+      ...["--run-dir", ownJudge],
+    ])
+    expect([own.code, own.stderr, existsSync(ownJudge)]).toEqual([
+      2,
+      `proctor eval: graders[1].judge.human_labels: no row of ${labelled} has a column "x"\n`,
+      false,
+    ])
   })
 })
 
