@@ -48,7 +48,8 @@ export const graderReference = (): string =>
       "type) and `weight`. Each verdict is a score from 0 to 1 and whether it passed; the run's score is the grader",
       "named `score`, else the weighted mean. Templates are Liquid over the dataset row: `{{ item.answer }}`.",
       "The model graders (`rubric`, `label`, `fact`, `pairwise`) ask a judge model (`[eval.judge]`, `--judge`, or",
-      "their own `judge`); how far to trust one is in the judges guide.",
+      "their own `judge`); how far to trust one is in the judges guide. A key a grader's type does not read is a warning",
+      "naming the key it most likely meant (an error with `strict`), as in the rest of the config.",
       "",
       ...GraderSpec.members.flatMap((member) => {
         const ast = member.ast

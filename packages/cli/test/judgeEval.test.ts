@@ -151,6 +151,45 @@ describe("model graders: a rubric judge beside a rule, a second judge by proctor
 })
 
 describe("a judge given wrong: one line naming the key, exit 2, nothing run", () => {
+  it("a judge without its model names the key it lacks, and the misspelt key that most likely meant it", async () => {
+    // Was: "proctor eval: --judge: is required", naming neither.
+    const runDir = join(tmp, "modle")
+    const run = await proctor([
+      ...["eval", "--dataset", labelled, "--prompt", "{{ item.question }}", "--model", "baseline"],
+      ...["--inference-url", baseline.url, "--grader", RUBRIC, "--judge", '{ modle = "baseline" }'],
+      ...["--run-dir", runDir],
+    ])
+    expect([run.code, run.stderr, existsSync(runDir)]).toEqual([
+      2,
+      "proctor eval: --judge.model: is required; --judge.modle: unknown key — did you mean --judge.model?\n",
+      false,
+    ])
+    // proctor grade reads its --judge the same way, before it reads the run.
+    const graded = await proctor([
+      "grade",
+      join(tmp, "no-run"),
+      "--grader",
+      RUBRIC,
+      "--judge",
+      '{ modle = "baseline" }',
+    ])
+    expect([graded.code, graded.stderr]).toEqual([
+      2,
+      "proctor grade: --judge.model: is required; --judge.modle: unknown key — did you mean --judge.model?\n",
+    ])
+    const config = join(tmp, "modle.toml")
+    writeFileSync(config, '[eval]\nmodel = "baseline"\n[eval.judge]\nmodle = "baseline"\n')
+    const inFile = await proctor([
+      ...["eval", "--config", config, "--dataset", labelled, "--prompt", "{{ item.question }}"],
+      ...["--inference-url", baseline.url, "--grader", RUBRIC, "--run-dir", runDir],
+    ])
+    expect([inFile.code, inFile.stderr, existsSync(runDir)]).toEqual([
+      2,
+      `proctor eval: ${config}: eval.judge.model: is required; eval.judge.modle: unknown key — did you mean eval.judge.model?\n`,
+      false,
+    ])
+  })
+
   it("human_labels naming a column no row has stops before anything runs, naming the key and the column", async () => {
     const judged = ["eval", "--dataset", labelled, "--prompt", "{{ item.question }}", "--model", "baseline"]
     const evalJudge = join(tmp, "no-labels")
