@@ -150,6 +150,40 @@ describe("model graders: a rubric judge beside a rule, a second judge by proctor
   })
 })
 
+describe("proctor grade --config: the file's [eval.judge] judges its graders, --judge over it", () => {
+  it("judges a run that had no judge, as the message for a model grader without one advises", async () => {
+    const runDir = join(tmp, "unjudged")
+    const run = await proctor([
+      ...["eval", "--dataset", labelled, "--prompt", "{{ item.question }}", "--model", "baseline", "--seeds", "0-9"],
+      ...["--inference-url", baseline.url, "--grader", "equals", "--run-dir", runDir, "--json"],
+    ])
+    expect(run.code, run.stderr).toBe(0)
+    const config = join(tmp, "judged-by-file.toml")
+    writeFileSync(
+      config,
+      [
+        "[eval.judge]",
+        'model = "file-judge"',
+        `inference_url = "${baseline.url}"`,
+        "[[eval.graders]]",
+        'type = "rubric"',
+        'rubric = "The answer is the correct sum, as a bare number."',
+        "",
+      ].join("\n"),
+    )
+    // Was: "a model grader needs a judge: declare [eval.judge]", the table the file declares.
+    const byFile = await proctor(["grade", runDir, "--config", config, "--json"])
+    expect(byFile.code, byFile.stderr).toBe(0)
+    const judgedBy = (set: string) =>
+      new Set(calls(join(runDir, "grades", set)).map((call) => `${call.role} ${call.model}`))
+    expect(judgedBy("rubric")).toEqual(new Set(["judge file-judge"]))
+    const flag = `{ model = "flag-judge", inference_url = "${baseline.url}" }`
+    const byFlag = await proctor(["grade", runDir, "--config", config, "--judge", flag, "--name", "flagged", "--json"])
+    expect(byFlag.code, byFlag.stderr).toBe(0)
+    expect(judgedBy("flagged")).toEqual(new Set(["judge flag-judge"]))
+  }, 120_000)
+})
+
 describe("a judge given wrong: one line naming the key, exit 2, nothing run", () => {
   it("a judge without its model names the key it lacks, and the misspelt key that most likely meant it", async () => {
     // Was: "proctor eval: --judge: is required", naming neither.

@@ -15,8 +15,9 @@ import type { Io } from "../Io.js"
 import type { GradeOptions } from "../program/grade.js"
 
 /**
- * `proctor grade RUN_DIR --grader …` (or `--config FILE`, its `[[eval.graders]]`): a new grader set over a finished run's answers (core's `gradeRun`), its
- * summary printed like a run's; `proctor compare RUN_DIR RUN_DIR/grades/NAME` compares it with the run's own scores.
+ * `proctor grade RUN_DIR --grader …` (or `--config FILE`, its `[[eval.graders]]` and `[eval.judge]`): a new grader
+ * set over a finished run's answers (core's `gradeRun`), its summary printed like a run's; `proctor compare RUN_DIR
+ * RUN_DIR/grades/NAME` compares it with the run's own scores.
  */
 export const gradeCommand = (runDir: string, options: GradeOptions, io: Io): Effect.Effect<ExitCode> =>
   Effect.gen(function* () {

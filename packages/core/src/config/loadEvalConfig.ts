@@ -145,12 +145,18 @@ const loadToml = Effect.fn("loadEvalConfig.toml")(function* (path: string) {
     synthAiJudges(raw, prefix === "" ? "" : `${prefix}.`),
     (message) => new ConfigError({ reason: "InvalidValue", message: `${path}: ${message}` }),
   )
-  const specFindings = specKeyFindings(judges.section, (p) => renderPath(prefix, p))
-  const section = yield* decodeSection(judges.section, (p) => `${path}: ${renderPath(prefix, p)}`, specFindings)
+  const render = (p: ReadonlyArray<PropertyKey>) => renderPath(prefix, p)
+  const graderFindings = specKeyFindings({ graders: judges.section.graders }, render)
+  const judgeFindings = specKeyFindings({ judge: judges.section.judge }, render)
+  const section = yield* decodeSection(judges.section, (p) => `${path}: ${render(p)}`, [
+    ...graderFindings,
+    ...judgeFindings,
+  ])
   const inFile = (finding: KeyFinding): KeyFinding => ({ ...finding, message: `${path}: ${finding.message}` })
   const findings = [
     ...reviewConfigKeys(document, [...EVAL_KEYS, "judges"]),
-    ...specFindings,
+    ...graderFindings,
+    ...judgeFindings,
     ...(judges.note === null ? [] : [{ severity: "unused" as const, message: judges.note }]),
   ].map(inFile)
   /** Where the file sets one of `keys` outside the table proctor reads: the likely cause when it is missing. */
@@ -158,7 +164,13 @@ const loadToml = Effect.fn("loadEvalConfig.toml")(function* (path: string) {
     const paths = locateKeys(document, keys, raw)
     return paths.length === 0 ? null : `${path}: ${paths.join(", ")} is not read: put it in the [eval] table itself`
   }
-  return { section, findings, specFindings: specFindings.map(inFile), setElsewhere }
+  return {
+    section,
+    findings,
+    graderFindings: graderFindings.map(inFile),
+    judgeFindings: judgeFindings.map(inFile),
+    setElsewhere,
+  }
 })
 
 /** Unknown keys are warnings, or one error naming them all when the run is strict. */
@@ -446,9 +458,10 @@ export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: Ev
 })
 
 /**
- * What `proctor grade` is given: its graders, `--grader` or else a config file's `[[eval.graders]]` tables, and
- * `--judge`, read and checked as `proctor eval` reads them; the file's other keys are not read. `warnings` name the
- * keys of the graders and judge that proctor does not read. No graders is a problem naming where they were looked for.
+ * What `proctor grade` is given: its graders, `--grader` or else a config file's `[[eval.graders]]` tables, and their
+ * judge, `--judge` or else the file's `[eval.judge]` (neither: the run's own), read and checked as `proctor eval`
+ * reads them; the file's other keys are not read. `warnings` name the keys of the graders and judge read that proctor
+ * does not read. No graders is a problem naming where they were looked for.
  */
 export const loadGradeSettings = Effect.fn("loadEvalConfig.grade")(function* (sources: {
   readonly graders?: ReadonlyArray<string> | undefined
@@ -459,8 +472,7 @@ export const loadGradeSettings = Effect.fn("loadEvalConfig.grade")(function* (so
     ...(sources.graders === undefined ? {} : { graders: sources.graders }),
     ...(sources.judge === undefined ? {} : { judge: sources.judge }),
   })
-  const file =
-    flags.graders !== undefined || sources.configPath === undefined ? null : yield* loadToml(sources.configPath)
+  const file = sources.configPath === undefined ? null : yield* loadToml(sources.configPath)
   const specs = flags.graders ?? file?.section.graders
   if (specs === undefined) {
     return yield* new ConfigError({
@@ -471,9 +483,11 @@ export const loadGradeSettings = Effect.fn("loadEvalConfig.grade")(function* (so
           : (file.setElsewhere(["graders"]) ?? `${sources.configPath}: no graders: add [[eval.graders]] tables`),
     })
   }
-  const warnings = yield* applyStrictness(
-    [...(file?.specFindings ?? []), ...flagFindings],
-    file?.section.strict ?? false,
-  )
-  return { specs, judge: flags.judge, warnings }
+  // Only what is read is warned about: the file's graders when no --grader replaces them, its judge when no --judge does.
+  const fileFindings = [
+    ...(flags.graders === undefined ? (file?.graderFindings ?? []) : []),
+    ...(flags.judge === undefined ? (file?.judgeFindings ?? []) : []),
+  ]
+  const warnings = yield* applyStrictness([...fileFindings, ...flagFindings], file?.section.strict ?? false)
+  return { specs, judge: flags.judge ?? file?.section.judge, warnings }
 })
