@@ -1,20 +1,14 @@
 import { GraderSpec } from "@proctor/core"
 import { JSONSchema, Schema, SchemaAST } from "effect"
 import { code, page, table, text } from "./markdown.js"
-import { describeType, type JsonSchema } from "./schemaType.js"
-
-const REFS: Readonly<Record<string, string>> = {
-  NonEmptyTrimmedString: "non-empty string",
-  NonEmptyString: "non-empty string",
-}
-const refName = (ref: string) => REFS[ref.split("/").pop() ?? ""] ?? "value"
+import { describeWithDefs, type JsonSchema } from "./schemaType.js"
 
 const typeOf = (signature: SchemaAST.PropertySignature): string => {
-  const json = JSONSchema.make(Schema.Struct({ [signature.name]: Schema.make(signature.type) })) as {
+  const json = JSONSchema.make(Schema.Struct({ [signature.name]: Schema.make(signature.type) })) as JsonSchema & {
     properties: Record<string, JsonSchema>
   }
   const property = json.properties[String(signature.name)]
-  return property === undefined ? "any value" : describeType(property, refName)
+  return property === undefined ? "any value" : describeWithDefs(property, json)
 }
 
 const descriptionOf = (annotated: SchemaAST.Annotated): string =>
