@@ -10,7 +10,7 @@ import {
 } from "@proctor/core"
 import { Effect, JSONSchema, Schema, SchemaAST } from "effect"
 import { code, page, table, text } from "./markdown.js"
-import { describeType, type JsonSchema } from "./schemaType.js"
+import { describeWithDefs, type JsonSchema } from "./schemaType.js"
 
 /** One key of the eval config, as the reference lists it. */
 export interface ConfigKey {
@@ -22,15 +22,11 @@ export interface ConfigKey {
   readonly default: string
 }
 
-/** effect's names for refinements it writes as `$defs`, in a user's words. */
-const REFS: Readonly<Record<string, string>> = { Int: "integer", NonEmptyTrimmedString: "non-empty string" }
-const refName = (ref: string) => REFS[ref.split("/").pop() ?? ""] ?? "value"
-
 const typeOf = (signature: SchemaAST.PropertySignature): string => {
   const field = Schema.Struct({ [signature.name]: Schema.make(signature.type) })
-  const json = JSONSchema.make(field) as { properties: Record<string, JsonSchema> }
+  const json = JSONSchema.make(field) as JsonSchema & { properties: Record<string, JsonSchema> }
   const property = json.properties[String(signature.name)]
-  const type = property === undefined ? "any value" : describeType(property, refName)
+  const type = property === undefined ? "any value" : describeWithDefs(property, json)
   return type === "object" ? "table" : type
 }
 

@@ -1,20 +1,14 @@
 import { GraderSpec } from "@proctor/core"
 import { JSONSchema, Schema, SchemaAST } from "effect"
 import { code, page, table, text } from "./markdown.js"
-import { describeType, type JsonSchema } from "./schemaType.js"
-
-const REFS: Readonly<Record<string, string>> = {
-  NonEmptyTrimmedString: "non-empty string",
-  NonEmptyString: "non-empty string",
-}
-const refName = (ref: string) => REFS[ref.split("/").pop() ?? ""] ?? "value"
+import { describeWithDefs, type JsonSchema } from "./schemaType.js"
 
 const typeOf = (signature: SchemaAST.PropertySignature): string => {
-  const json = JSONSchema.make(Schema.Struct({ [signature.name]: Schema.make(signature.type) })) as {
+  const json = JSONSchema.make(Schema.Struct({ [signature.name]: Schema.make(signature.type) })) as JsonSchema & {
     properties: Record<string, JsonSchema>
   }
   const property = json.properties[String(signature.name)]
-  return property === undefined ? "any value" : describeType(property, refName)
+  return property === undefined ? "any value" : describeWithDefs(property, json)
 }
 
 const descriptionOf = (annotated: SchemaAST.Annotated): string =>
@@ -48,7 +42,8 @@ export const graderReference = (): string =>
       "type) and `weight`. Each verdict is a score from 0 to 1 and whether it passed; the run's score is the grader",
       "named `score`, else the weighted mean. Templates are Liquid over the dataset row: `{{ item.answer }}`.",
       "The model graders (`rubric`, `label`, `fact`, `pairwise`) ask a judge model (`[eval.judge]`, `--judge`, or",
-      "their own `judge`); how far to trust one is in the judges guide.",
+      "their own `judge`); how far to trust one is in the judges guide. A key a grader's type does not read is a warning",
+      "naming the key it most likely meant (an error with `strict`), as in the rest of the config.",
       "",
       ...GraderSpec.members.flatMap((member) => {
         const ast = member.ast

@@ -9,11 +9,13 @@ export interface JsonSchema {
   readonly minimum?: number
   readonly maximum?: number
   readonly exclusiveMinimum?: number
+  readonly minLength?: number
   readonly maxLength?: number
   readonly description?: string
   readonly properties?: Readonly<Record<string, JsonSchema>>
   readonly required?: ReadonlyArray<string>
   readonly additionalProperties?: JsonSchema | boolean
+  readonly $defs?: Readonly<Record<string, JsonSchema>>
 }
 
 const parenthesised = (type: string) => (type.includes(" or ") ? `(${type})` : type)
@@ -37,7 +39,9 @@ export const describeType = (schema: JsonSchema, refName: (ref: string) => strin
         ? "object"
         : schema.format === "uri"
           ? "http(s) URL"
-          : (schema.type ?? "any value")
+          : schema.type === "string" && (schema.minLength ?? 0) > 0
+            ? "non-empty string"
+            : (schema.type ?? "any value")
   const bounds = [
     schema.exclusiveMinimum === undefined ? null : `> ${schema.exclusiveMinimum}`,
     schema.minimum === undefined ? null : `≥ ${schema.minimum}`,
@@ -45,4 +49,23 @@ export const describeType = (schema: JsonSchema, refName: (ref: string) => strin
     schema.maxLength === undefined ? null : `≤ ${schema.maxLength} chars`,
   ].filter((bound) => bound !== null)
   return bounds.length === 0 ? base : `${base} ${bounds.join(", ")}`
+}
+
+/**
+ * A schema's type as `describeType` says it, a `$ref` to one of the `$defs` of `root` read as what it refers to,
+ * under the referring schema's own keywords. effect's `JSONSchema.make` writes its refinements there (`Int`,
+ * `NonEmptyTrimmedString`), and a refinement given a description as a `$ref` to the one it refines (a described
+ * `NonEmptyTrimmedString` is `Trimmed` with `minLength: 1`), which a table of names would not know.
+ */
+export const describeWithDefs = (schema: JsonSchema, root: JsonSchema): string => {
+  const definitionOf = (ref: string) => root.$defs?.[ref.split("/").pop() ?? ""]
+  const definition = schema.$ref === undefined ? undefined : definitionOf(schema.$ref)
+  if (definition === undefined) {
+    return describeType(schema, (ref) => {
+      const nested = definitionOf(ref)
+      return nested === undefined ? "value" : describeWithDefs(nested, root)
+    })
+  }
+  const { $ref: _ref, ...own } = schema
+  return describeWithDefs({ ...definition, ...own }, root)
 }

@@ -17,6 +17,7 @@ import { describe, expect, it } from "vitest"
 import { cliCommands, flagsOf } from "../src/cliReference.js"
 import { configKeys } from "../src/configReference.js"
 import { generatedPages } from "../src/generatedPages.js"
+import { graderReference } from "../src/graderReference.js"
 
 const repo = new URL("../../../", import.meta.url)
 
@@ -84,6 +85,24 @@ describe("config keys' docs (configKeyDoc annotations in EvalRunConfig.ts)", () 
     const settings = [...Object.keys(EvalTomlSection.fields), "inference_url"]
     const keysSet = Object.values(evalFlags).flatMap((flag) => ("configKey" in flag ? [String(flag.configKey)] : []))
     expect(keysSet.filter((key) => !settings.includes(key))).toEqual([])
+  })
+})
+
+describe("key types in the references", () => {
+  it("name every key's type, through effect's refinements and their descriptions (was `value` for a described string)", () => {
+    const types = (page: string) =>
+      [...page.matchAll(/^\| `(\w+)` \| ([^|]+) \|/gm)].map(([, key, type]) => [key, type])
+    const graders = types(graderReference())
+    expect(graders.filter(([, type]) => type!.includes("value"))).toEqual([])
+    for (const key of ["rubric", "instructions", "criteria", "other", "file", "name"])
+      expect(graders.find(([name]) => name === key)?.[1], key).toBe("non-empty string")
+    const configTypes = configKeys().map((key) => [key.path, key.type])
+    expect(configTypes.filter(([, type]) => /\bvalue\b/.test(type!))).toEqual([])
+    expect(Object.fromEntries(configTypes)).toMatchObject({
+      prompt: "non-empty string",
+      concurrency: "integer > 0, ≤ 10000",
+      "judge.model": "non-empty string",
+    })
   })
 })
 

@@ -315,6 +315,50 @@ describe("bad input: one line naming the row, column or key, exit 2, nothing run
     expect(run.stderr).toContain('eval.graders[0].type: unknown grader type "vibes"')
   }, 60_000)
 
+  it("a misspelt key in a grader spec or the judge is a warning naming the key meant; --strict refuses it", async () => {
+    // Was: silently dropped, so the run graded with tolerance 0.
+    const tolerant = '{ type = "numeric", tolerence = 1 }'
+    const flagged = await proctor([
+      ...[...base(), "--dataset", DATASET, "--prompt", "{{ item.question }}", "--seeds", "0-4", "--grader", tolerant],
+      ...["--run-dir", join(tmp, "tolerence"), "--json"],
+    ])
+    expect(flagged.code, flagged.stderr).toBe(0)
+    expect(flagged.stderr).toContain(
+      "warning: --grader[0].tolerence: unknown key — did you mean --grader[0].tolerance?\n",
+    )
+    const strictDir = join(tmp, "tolerence-strict")
+    const strict = await proctor([
+      ...[...base(), "--dataset", DATASET, "--prompt", "{{ item.question }}", "--grader", tolerant, "--strict"],
+      ...["--run-dir", strictDir],
+    ])
+    expect([strict.code, existsSync(strictDir)]).toEqual([2, false])
+    expect(strict.stderr).toMatch(
+      /^proctor eval: --grader\[0\]\.tolerence: unknown key — did you mean --grader\[0\]\.tolerance\?\n\(strict: /,
+    )
+
+    const config = join(tmp, "tolerence.toml")
+    writeFileSync(
+      config,
+      [
+        "[eval]",
+        `dataset = "${DATASET}"`,
+        'prompt = "{{ item.question }}"',
+        "seeds = [0]",
+        '[[eval.graders]]\ntype = "numeric"\ntolerence = 1',
+        '[eval.judge]\nmodel = "baseline"\nsampels = 3',
+        "",
+      ].join("\n"),
+    )
+    const inFile = await proctor([...base(), "--config", config, "--run-dir", join(tmp, "tolerence-toml"), "--json"])
+    expect(inFile.code, inFile.stderr).toBe(0)
+    expect(inFile.stderr).toContain(
+      `warning: ${config}: eval.graders[0].tolerence: unknown key — did you mean eval.graders[0].tolerance?\n`,
+    )
+    expect(inFile.stderr).toContain(
+      `warning: ${config}: eval.judge.sampels: unknown key — did you mean eval.judge.samples?\n`,
+    )
+  }, 60_000)
+
   it("a CSV with a ragged row", async () => {
     const file = join(tmp, "ragged.csv")
     writeFileSync(file, "id,question,answer\n1,What is 1 + 1?,2\n2,What is 2 + 2?\n")

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -167,6 +167,110 @@ describe("model graders: a rubric judge beside a rule, a second judge by proctor
     expect(run.code).toBe(2)
     expect(run.stderr.trim().split("\n")).toHaveLength(1)
     expect(run.stderr).toMatch(/graders\[0\] \(rubric\): a model grader needs a judge: declare \[eval\.judge\]/)
+  })
+})
+
+describe("proctor grade --config: the file's [eval.judge] judges its graders, --judge over it", () => {
+  it("judges a run that had no judge, as the message for a model grader without one advises", async () => {
+    const runDir = join(tmp, "unjudged")
+    const run = await proctor([
+      ...["eval", "--dataset", labelled, "--prompt", "{{ item.question }}", "--model", "baseline", "--seeds", "0-9"],
+      ...["--inference-url", baseline.url, "--grader", "equals", "--run-dir", runDir, "--json"],
+    ])
+    expect(run.code, run.stderr).toBe(0)
+    const config = join(tmp, "judged-by-file.toml")
+    writeFileSync(
+      config,
+      [
+        "[eval.judge]",
+        'model = "file-judge"',
+        `inference_url = "${baseline.url}"`,
+        "[[eval.graders]]",
+        'type = "rubric"',
+        'rubric = "The answer is the correct sum, as a bare number."',
+        "",
+      ].join("\n"),
+    )
+    // Was: "a model grader needs a judge: declare [eval.judge]", the table the file declares.
+    const byFile = await proctor(["grade", runDir, "--config", config, "--json"])
+    expect(byFile.code, byFile.stderr).toBe(0)
+    const judgedBy = (set: string) =>
+      new Set(calls(join(runDir, "grades", set)).map((call) => `${call.role} ${call.model}`))
+    expect(judgedBy("rubric")).toEqual(new Set(["judge file-judge"]))
+    const flag = `{ model = "flag-judge", inference_url = "${baseline.url}" }`
+    const byFlag = await proctor(["grade", runDir, "--config", config, "--judge", flag, "--name", "flagged", "--json"])
+    expect(byFlag.code, byFlag.stderr).toBe(0)
+    expect(judgedBy("flagged")).toEqual(new Set(["judge flag-judge"]))
+  }, 120_000)
+})
+
+describe("a judge given wrong: one line naming the key, exit 2, nothing run", () => {
+  it("a judge without its model names the key it lacks, and the misspelt key that most likely meant it", async () => {
+    // Was: "proctor eval: --judge: is required", naming neither.
+    const runDir = join(tmp, "modle")
+    const run = await proctor([
+      ...["eval", "--dataset", labelled, "--prompt", "{{ item.question }}", "--model", "baseline"],
+      ...["--inference-url", baseline.url, "--grader", RUBRIC, "--judge", '{ modle = "baseline" }'],
+      ...["--run-dir", runDir],
+    ])
+    expect([run.code, run.stderr, existsSync(runDir)]).toEqual([
+      2,
+      "proctor eval: --judge.model: is required; --judge.modle: unknown key — did you mean --judge.model?\n",
+      false,
+    ])
+    // proctor grade reads its --judge the same way, before it reads the run.
+    const graded = await proctor([
+      "grade",
+      join(tmp, "no-run"),
+      "--grader",
+      RUBRIC,
+      "--judge",
+      '{ modle = "baseline" }',
+    ])
+    expect([graded.code, graded.stderr]).toEqual([
+      2,
+      "proctor grade: --judge.model: is required; --judge.modle: unknown key — did you mean --judge.model?\n",
+    ])
+    const config = join(tmp, "modle.toml")
+    writeFileSync(config, '[eval]\nmodel = "baseline"\n[eval.judge]\nmodle = "baseline"\n')
+    const inFile = await proctor([
+      ...["eval", "--config", config, "--dataset", labelled, "--prompt", "{{ item.question }}"],
+      ...["--inference-url", baseline.url, "--grader", RUBRIC, "--run-dir", runDir],
+    ])
+    expect([inFile.code, inFile.stderr, existsSync(runDir)]).toEqual([
+      2,
+      `proctor eval: ${config}: eval.judge.model: is required; eval.judge.modle: unknown key — did you mean eval.judge.model?\n`,
+      false,
+    ])
+  })
+
+  it("human_labels naming a column no row has stops before anything runs, naming the key and the column", async () => {
+    const judged = ["eval", "--dataset", labelled, "--prompt", "{{ item.question }}", "--model", "baseline"]
+    const evalJudge = join(tmp, "no-labels")
+    const misnamed = await proctor([
+      ...[...judged, "--inference-url", baseline.url, "--grader", RUBRIC, "--run-dir", evalJudge],
+      ...["--judge", `{ model = "baseline", inference_url = "${baseline.url}", human_labels = "humans" }`],
+    ])
+    expect([misnamed.code, misnamed.stderr, existsSync(evalJudge)]).toEqual([
+      2,
+      `proctor eval: judge.human_labels: no row of ${labelled} has a column "humans"\n`,
+      false,
+    ])
+    // A grader's own judge is named by the grader's key path.
+    const ownJudge = join(tmp, "no-labels-own")
+    const own = await proctor([
+      ...[...judged, "--inference-url", baseline.url, "--grader", RUBRIC, "--judge", judgeFlag()],
+      ...[
+        "--grader",
+        `{ type = "rubric", name = "second", rubric = "r", judge = { model = "b", human_labels = "x" } }`,
+      ],
+      ...["--run-dir", ownJudge],
+    ])
+    expect([own.code, own.stderr, existsSync(ownJudge)]).toEqual([
+      2,
+      `proctor eval: graders[1].judge.human_labels: no row of ${labelled} has a column "x"\n`,
+      false,
+    ])
   })
 })
 

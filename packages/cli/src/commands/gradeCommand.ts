@@ -1,11 +1,9 @@
 import {
-  ConfigError,
-  decodeGraderFlags,
-  decodeJudgeFlag,
+  type ConfigError,
   gradeRun,
   Interceptor,
   isModelGraderSpec,
-  loadGraderConfig,
+  loadGradeSettings,
   loadPricingFile,
   Pricing,
   serveInterceptor,
@@ -17,21 +15,18 @@ import type { Io } from "../Io.js"
 import type { GradeOptions } from "../program/grade.js"
 
 /**
- * `proctor grade RUN_DIR --grader …` (or `--config FILE`, its `[[eval.graders]]`): a new grader set over a finished run's answers (core's `gradeRun`), its
- * summary printed like a run's; `proctor compare RUN_DIR RUN_DIR/grades/NAME` compares it with the run's own scores.
+ * `proctor grade RUN_DIR --grader …` (or `--config FILE`, its `[[eval.graders]]` and `[eval.judge]`): a new grader
+ * set over a finished run's answers (core's `gradeRun`), its summary printed like a run's; `proctor compare RUN_DIR
+ * RUN_DIR/grades/NAME` compares it with the run's own scores.
  */
 export const gradeCommand = (runDir: string, options: GradeOptions, io: Io): Effect.Effect<ExitCode> =>
   Effect.gen(function* () {
-    const specs =
-      options.grader !== undefined
-        ? yield* decodeGraderFlags(options.grader)
-        : options.config !== undefined
-          ? yield* loadGraderConfig(options.config)
-          : yield* new ConfigError({
-              reason: "Missing",
-              message: "no graders: pass --grader, or --config with a file of [[eval.graders]] tables",
-            })
-    const judge = options.judge === undefined ? undefined : yield* decodeJudgeFlag(options.judge)
+    const { specs, judge, warnings } = yield* loadGradeSettings({
+      graders: options.grader,
+      judge: options.judge,
+      configPath: options.config,
+    })
+    for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`)
     // Model graders ask their judge through an interceptor of the command's own, so each call is traced and priced.
     const interception = specs.some(isModelGraderSpec)
       ? yield* Effect.tap(

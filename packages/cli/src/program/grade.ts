@@ -11,12 +11,12 @@ export const gradeFlags = {
   ),
   config: text(
     "--config <file>",
-    "a TOML file whose [[eval.graders]] tables are the graders (its other keys are not read)",
+    "a TOML file whose [[eval.graders]] tables are the graders and whose [eval.judge] is their judge (its other keys are not read)",
   ),
   name: text("--name <name>", "the grader set's name (default: its graders' names joined by +)"),
   judge: text(
     "--judge <table>",
-    "the judge of the set's model graders, an inline TOML table like [eval.judge] (default: the run's [eval.judge])",
+    "the judge of the set's model graders, an inline TOML table like [eval.judge] (default: --config's [eval.judge], else the run's)",
   ),
   pricing: text("--pricing <file>", "JSON prices (USD per token) for the judges' calls, as eval's --pricing"),
   json: toggle("--json", "print the set's summary as JSON"),

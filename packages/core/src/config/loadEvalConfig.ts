@@ -4,14 +4,16 @@ import { Effect, Either, Redacted, Schema } from "effect"
 import { parse as parseToml, TomlError } from "smol-toml"
 import { harborTaskSeeds } from "../agent/HarborRun.js"
 import { loadDataset } from "../dataset/Dataset.js"
+import { reviewGraderKeys } from "../grader/GraderSpec.js"
 import { importedSettings } from "../import/readImportedEval.js"
 import { knownProviders, PROVIDERS, resolveModelEndpoint } from "../interceptor/ModelEndpoint.js"
 import { formatParseIssues, renderPath } from "../internal/formatIssues.js"
+import { reviewJudgeKeys } from "../judge/JudgeSettings.js"
 import { ConfigError } from "./ConfigError.js"
 import { defaults, type EvalRunConfig, EvalTomlSection, MAX_ROLLOUTS } from "./EvalRunConfig.js"
 import { parseInlineTable } from "./inlineTable.js"
 import { parseEnvFile } from "./internal/envFile.js"
-import { locateKeys, reviewConfigKeys } from "./internal/reviewConfigKeys.js"
+import { type KeyFinding, locateKeys, reviewConfigKeys, typoFor } from "./internal/reviewConfigKeys.js"
 import { synthAiJudges } from "./internal/synthAiJudges.js"
 import { resumeSettingsOf } from "./ResumeSettings.js"
 import { splitSecrets } from "./withoutSecrets.js"
@@ -60,12 +62,34 @@ const flagName = (path: ReadonlyArray<PropertyKey>): string => {
   const key = String(path[0] ?? "")
   // `--grader` is given once per grader: the problem is named by which one and where in it.
   if (key === "graders") return renderPath("--grader", path.slice(1))
+  // `--judge` is a table: the problem is named by its key.
+  if (key === "judge") return renderPath("--judge", path.slice(1))
   return key === "app_id" ? "APP_ID" : `--${key.replaceAll("_", "-")}`
 }
 
-const decodeSection = (raw: unknown, render: (path: ReadonlyArray<PropertyKey>) => string) =>
+/**
+ * The keys of a section's grader specs and judge that proctor does not read: their schemas would drop them without a
+ * word (a `tolerence` leaving the tolerance 0), so they are named like the section's own unknown keys.
+ */
+const specKeyFindings = (
+  section: { readonly graders?: unknown; readonly judge?: unknown },
+  render: (path: ReadonlyArray<PropertyKey>) => string,
+): ReadonlyArray<KeyFinding> => [
+  ...reviewGraderKeys(section.graders, ["graders"], render),
+  ...reviewJudgeKeys(section.judge, ["judge"], render),
+]
+
+/** The section decoded; a key it lacks is named with the misspelt key among `findings` that most likely meant it. */
+const decodeSection = (
+  raw: unknown,
+  render: (path: ReadonlyArray<PropertyKey>) => string,
+  findings: ReadonlyArray<KeyFinding>,
+) =>
   Schema.decodeUnknownEither(EvalTomlSection, { errors: "all" })(raw).pipe(
-    Either.mapLeft((error) => new ConfigError({ reason: "InvalidValue", message: formatParseIssues(error, render) })),
+    Either.mapLeft(
+      (error) =>
+        new ConfigError({ reason: "InvalidValue", message: formatParseIssues(error, render, typoFor(findings)) }),
+    ),
   )
 
 const readText = (path: string, what: string) =>
@@ -121,24 +145,36 @@ const loadToml = Effect.fn("loadEvalConfig.toml")(function* (path: string) {
     synthAiJudges(raw, prefix === "" ? "" : `${prefix}.`),
     (message) => new ConfigError({ reason: "InvalidValue", message: `${path}: ${message}` }),
   )
-  const section = yield* decodeSection(judges.section, (p) => `${path}: ${renderPath(prefix, p)}`)
+  const render = (p: ReadonlyArray<PropertyKey>) => renderPath(prefix, p)
+  const graderFindings = specKeyFindings({ graders: judges.section.graders }, render)
+  const judgeFindings = specKeyFindings({ judge: judges.section.judge }, render)
+  const section = yield* decodeSection(judges.section, (p) => `${path}: ${render(p)}`, [
+    ...graderFindings,
+    ...judgeFindings,
+  ])
+  const inFile = (finding: KeyFinding): KeyFinding => ({ ...finding, message: `${path}: ${finding.message}` })
   const findings = [
     ...reviewConfigKeys(document, [...EVAL_KEYS, "judges"]),
+    ...graderFindings,
+    ...judgeFindings,
     ...(judges.note === null ? [] : [{ severity: "unused" as const, message: judges.note }]),
-  ].map((f) => ({ ...f, message: `${path}: ${f.message}` }))
+  ].map(inFile)
   /** Where the file sets one of `keys` outside the table proctor reads: the likely cause when it is missing. */
   const setElsewhere = (keys: ReadonlyArray<string>) => {
     const paths = locateKeys(document, keys, raw)
     return paths.length === 0 ? null : `${path}: ${paths.join(", ")} is not read: put it in the [eval] table itself`
   }
-  return { section, findings, setElsewhere }
+  return {
+    section,
+    findings,
+    graderFindings: graderFindings.map(inFile),
+    judgeFindings: judgeFindings.map(inFile),
+    setElsewhere,
+  }
 })
 
 /** Unknown keys are warnings, or one error naming them all when the run is strict. */
-const applyStrictness = (
-  findings: ReadonlyArray<{ readonly severity: "unknown" | "unused"; readonly message: string }>,
-  strict: boolean,
-) => {
+const applyStrictness = (findings: ReadonlyArray<KeyFinding>, strict: boolean) => {
   const unknown = findings.filter((f) => f.severity === "unknown")
   return strict && unknown.length > 0
     ? Either.left(
@@ -151,19 +187,22 @@ const applyStrictness = (
 }
 
 /**
- * Flags are checked against the same rules as the TOML keys, named as flags. The inference URL is not a key of
- * `[eval]` (it belongs in its policy_config), so it is kept aside.
+ * Flags are checked against the same rules as the TOML keys, named as flags, and so are the keys of their grader
+ * specs and judge (`findings`). The inference URL is not a key of `[eval]` (it belongs in its policy_config), so it
+ * is kept aside.
  */
 const decodeFlags = (flags: EvalFlags) =>
   Schema.decodeUnknownEither(EndpointFlags, { errors: "all" })(flags).pipe(
     Either.mapLeft((error) => new ConfigError({ reason: "InvalidValue", message: formatParseIssues(error, flagName) })),
     Either.flatMap((endpoint) =>
-      Either.flatMap(judgeTableOf(flags), (judge) =>
-        Either.map(decodeSection(judge === undefined ? flags : { ...flags, judge }, flagName), (section) => ({
-          ...section,
-          inference_url: endpoint.inference_url,
-        })),
-      ),
+      Either.flatMap(judgeTableOf(flags), (judge) => {
+        const raw = judge === undefined ? flags : { ...flags, judge }
+        const findings = specKeyFindings(raw, flagName)
+        return Either.map(decodeSection(raw, flagName, findings), (section) => ({
+          section: { ...section, inference_url: endpoint.inference_url },
+          findings,
+        }))
+      }),
     ),
   )
 
@@ -209,10 +248,13 @@ export const loadResumeSettings = Effect.fn("loadEvalConfig.resume")(function* (
   sources: Pick<EvalConfigSources, "envFile" | "env" | "flags" | "configPath">,
 ) {
   const env = yield* loadEnv(sources)
-  const flags = yield* decodeFlags(sources.flags ?? {})
+  const { section: flags, findings: flagFindings } = yield* decodeFlags(sources.flags ?? {})
   const file = sources.configPath === undefined ? null : yield* loadToml(sources.configPath)
   const fromFile = file?.section ?? {}
-  const warnings = yield* applyStrictness(file?.findings ?? [], flags.strict ?? fromFile.strict ?? false)
+  const warnings = yield* applyStrictness(
+    [...(file?.findings ?? []), ...flagFindings],
+    flags.strict ?? fromFile.strict ?? false,
+  )
   const apiKey = fromFile.task_app_api_key ?? env.ENVIRONMENT_API_KEY
   return {
     apiKey,
@@ -306,7 +348,7 @@ const agentKeys = (merged: EvalTomlSection) => {
 export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: EvalConfigSources) {
   const file = sources.configPath === undefined ? null : yield* loadToml(sources.configPath)
   const fromFile = file?.section ?? {}
-  const fromFlags = yield* decodeFlags(sources.flags ?? {})
+  const { section: fromFlags, findings: flagFindings } = yield* decodeFlags(sources.flags ?? {})
   const env = yield* loadEnv(sources)
   // An eval imported from another tool's files gives its name, model, settings and seeds under the file's and flags'.
   const imported = yield* importedSettings({ ...fromFile, ...fromFlags })
@@ -316,7 +358,7 @@ export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: Ev
     ...fromFlags,
     ...(imported === null ? {} : { policy_config: { ...imported.section.policy_config, ...fromFile.policy_config } }),
   }
-  const warnings = yield* applyStrictness(file?.findings ?? [], merged.strict ?? false)
+  const warnings = yield* applyStrictness([...(file?.findings ?? []), ...flagFindings], merged.strict ?? false)
   const missing = (what: string, keys: ReadonlyArray<string>) => {
     const misplaced = file?.setElsewhere(keys) ?? null
     return new ConfigError({
@@ -416,15 +458,36 @@ export const loadEvalConfig = Effect.fn("loadEvalConfig")(function* (sources: Ev
 })
 
 /**
- * The graders of a config file's `[[eval.graders]]` tables (`proctor grade --config`): read and checked as `proctor
- * eval` reads them, its other keys ignored. A file without graders is a problem naming the file.
+ * What `proctor grade` is given: its graders, `--grader` or else a config file's `[[eval.graders]]` tables, and their
+ * judge, `--judge` or else the file's `[eval.judge]` (neither: the run's own), read and checked as `proctor eval`
+ * reads them; the file's other keys are not read. `warnings` name the keys of the graders and judge read that proctor
+ * does not read. No graders is a problem naming where they were looked for.
  */
-export const loadGraderConfig = Effect.fn("loadEvalConfig.graders")(function* (path: string) {
-  const file = yield* loadToml(path)
-  if (file.section.graders !== undefined) return file.section.graders
-  const misplaced = file.setElsewhere(["graders"])
-  return yield* new ConfigError({
-    reason: "Missing",
-    message: misplaced ?? `${path}: no graders: add [[eval.graders]] tables`,
+export const loadGradeSettings = Effect.fn("loadEvalConfig.grade")(function* (sources: {
+  readonly graders?: ReadonlyArray<string> | undefined
+  readonly judge?: string | undefined
+  readonly configPath?: string | undefined
+}) {
+  const { section: flags, findings: flagFindings } = yield* decodeFlags({
+    ...(sources.graders === undefined ? {} : { graders: sources.graders }),
+    ...(sources.judge === undefined ? {} : { judge: sources.judge }),
   })
+  const file = sources.configPath === undefined ? null : yield* loadToml(sources.configPath)
+  const specs = flags.graders ?? file?.section.graders
+  if (specs === undefined) {
+    return yield* new ConfigError({
+      reason: "Missing",
+      message:
+        file === null
+          ? "no graders: pass --grader, or --config with a file of [[eval.graders]] tables"
+          : (file.setElsewhere(["graders"]) ?? `${sources.configPath}: no graders: add [[eval.graders]] tables`),
+    })
+  }
+  // Only what is read is warned about: the file's graders when no --grader replaces them, its judge when no --judge does.
+  const fileFindings = [
+    ...(flags.graders === undefined ? (file?.graderFindings ?? []) : []),
+    ...(flags.judge === undefined ? (file?.judgeFindings ?? []) : []),
+  ]
+  const warnings = yield* applyStrictness([...fileFindings, ...flagFindings], file?.section.strict ?? false)
+  return { specs, judge: flags.judge ?? file?.section.judge, warnings }
 })

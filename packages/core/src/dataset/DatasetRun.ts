@@ -6,6 +6,7 @@ import type { GraderError } from "../grader/Grader.js"
 import { makeGraderSet } from "../grader/GraderSet.js"
 import { type GraderSpec, graderName } from "../grader/GraderSpec.js"
 import { referenceProblemOf } from "../grader/RuleGraders.js"
+import { missingHumanLabels } from "../judge/JudgeObservations.js"
 import { Solver } from "../solver/Solver.js"
 import { describeRow, loadDataset } from "./Dataset.js"
 import { datasetSolver, type RowPrompt } from "./DatasetSolver.js"
@@ -28,7 +29,8 @@ const compiled = (key: "prompt" | "system", source: string | undefined) =>
 
 /**
  * A dataset run, opened: its rows read, every planned row's prompt filled in and every grader's reference found in
- * it (a missing column is one line naming the column and the row, before anything runs), its graders built.
+ * it (a missing column is one line naming the column and the row, before anything runs), every judge's
+ * `human_labels` column found in the file, its graders built.
  */
 export const openDatasetRun = Effect.fn("DatasetRun.open")(function* (config: EvalRunConfig) {
   if (config.dataset === undefined || config.prompt === undefined) {
@@ -74,6 +76,12 @@ export const openDatasetRun = Effect.fn("DatasetRun.open")(function* (config: Ev
         return yield* invalid(`graders[${index}].${problem} in ${describeRow(dataset, seed)} of ${dataset.path}`)
       }
     }
+  }
+  const unlabelled = missingHumanLabels(specs, config.judge, (column) =>
+    dataset.rows.some((row) => Object.hasOwn(row, column)),
+  )
+  if (unlabelled !== null) {
+    return yield* invalid(`${unlabelled.key}: no row of ${dataset.path} has a column "${unlabelled.column}"`)
   }
   const graders = yield* Effect.mapError(makeGraderSet(specs, config.judge), graderSetupError(specs))
   return {

@@ -1,7 +1,7 @@
-import { Effect, ParseResult, Schema } from "effect"
-import { ConfigError } from "../config/ConfigError.js"
+import { ParseResult, Schema, SchemaAST } from "effect"
 import { parseInlineTable } from "../config/inlineTable.js"
-import { formatParseIssues, renderPath } from "../internal/formatIssues.js"
+import { type KeyFinding, reviewTableKeys } from "../config/internal/reviewConfigKeys.js"
+import { reviewJudgeKeys } from "../judge/JudgeSettings.js"
 import { MODEL_GRADER_TYPES, ModelGraderSpec } from "../judge/ModelGraderSpec.js"
 
 const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
@@ -235,13 +235,41 @@ export const GraderSpecs = GraderLines.pipe(
 /** A grader's metric name: its `name`, else its type. */
 export const graderName = (spec: GraderSpec): string => spec.name ?? spec.type
 
-/** `--grader` values decoded as the config's `graders` are: a problem is one line naming which `--grader`. */
-export const decodeGraderFlags = (lines: ReadonlyArray<string>) =>
-  Effect.mapError(
-    Schema.decodeUnknown(GraderSpecs, { errors: "all" })(lines),
-    (error) =>
-      new ConfigError({
-        reason: "InvalidValue",
-        message: formatParseIssues(error, (path) => renderPath("--grader", path)),
-      }),
-  )
+/** The keys each grader type reads (as written: keys with defaults too), by type. */
+const GRADER_KEYS: ReadonlyMap<string, ReadonlyArray<string>> = new Map(
+  GraderSpec.members.map((member) => {
+    const keys = SchemaAST.getPropertySignatures(SchemaAST.encodedAST(member.ast))
+    const type = keys.find((key) => key.name === "type")?.type
+    return [
+      type !== undefined && SchemaAST.isLiteral(type) ? String(type.literal) : "",
+      keys.map((key) => String(key.name)),
+    ]
+  }),
+)
+
+/**
+ * The keys grader specs set that their type does not read, and those of a model grader's own `judge`, each named with
+ * the key most likely meant (see reviewTableKeys). A spec that does not parse, or of a type proctor does not know, is
+ * left to decoding, which names its problem.
+ */
+export const reviewGraderKeys = (
+  graders: unknown,
+  path: ReadonlyArray<PropertyKey>,
+  render: (path: ReadonlyArray<PropertyKey>) => string,
+): ReadonlyArray<KeyFinding> => {
+  if (!Array.isArray(graders)) return []
+  return graders.flatMap((item: unknown, index) => {
+    let spec: unknown
+    try {
+      spec = typeof item === "string" ? graderOfLine(item) : item
+    } catch {
+      return []
+    }
+    const type = typeOf(spec)
+    const known = typeof type === "string" ? GRADER_KEYS.get(type) : undefined
+    if (known === undefined) return []
+    const at = [...path, index]
+    const judge = known.includes("judge") ? (spec as Record<string, unknown>).judge : undefined
+    return [...reviewTableKeys(spec, known, at, render), ...reviewJudgeKeys(judge, [...at, "judge"], render)]
+  })
+}

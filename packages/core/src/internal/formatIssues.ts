@@ -21,17 +21,20 @@ const mergeMessages = (messages: ReadonlyArray<string>): string => {
 
 /**
  * One line per wrong key, `path: what was expected, got what`. `renderKey` lets callers name keys their
- * own way (a config key path such as `eval.seeds`, or a CLI flag such as `--seeds`).
+ * own way (a config key path such as `eval.seeds`, or a CLI flag such as `--seeds`). `typoFor` names what most
+ * likely stood for a missing key (a misspelt key beside it), said on the key's line.
  */
 export const formatParseIssues = (
   error: ParseResult.ParseError,
   renderKey: (path: ReadonlyArray<PropertyKey>) => string,
+  typoFor?: (path: ReadonlyArray<PropertyKey>) => string | undefined,
 ): string => {
   const byKey = new Map<string, Array<string>>()
   for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
     const where = renderKey(issue.path) || "(top level)"
     const messages = byKey.get(where) ?? []
-    messages.push(issue._tag === "Missing" ? "is required" : issue.message)
+    const typo = issue._tag === "Missing" ? typoFor?.(issue.path) : undefined
+    messages.push(issue._tag === "Missing" ? `is required${typo === undefined ? "" : `; ${typo}`}` : issue.message)
     byKey.set(where, messages)
   }
   return [...byKey].map(([where, messages]) => `${where}: ${mergeMessages(messages)}`).join("\n")

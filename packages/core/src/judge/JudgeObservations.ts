@@ -4,7 +4,7 @@ import { type JudgeObservation, type JudgeTrust, judgeTrust } from "../summary/J
 import { judgeGraderName } from "./JudgeGrader.js"
 import type { JudgeSettings } from "./JudgeSettings.js"
 import { judgeObservation } from "./judgeObservation.js"
-import { isModelGraderSpec } from "./ModelGraderSpec.js"
+import { isModelGraderSpec, type ModelGraderSpec } from "./ModelGraderSpec.js"
 
 export interface JudgeObservationsOptions {
   readonly specs: ReadonlyArray<GraderSpec>
@@ -22,6 +22,29 @@ const humanValue = (value: unknown): string | number | null =>
       ? value.trim()
       : null
 
+/** The column a model grader's human labels are read from: its own judge's `human_labels`, else the eval judge's. */
+const humanLabelsOf = (spec: ModelGraderSpec, evalJudge: JudgeSettings | undefined): string | undefined =>
+  (spec.judge ?? evalJudge)?.human_labels
+
+/**
+ * The first `human_labels` column a dataset lacks (`hasColumn` false), as the key naming it and the column; null when
+ * it has them all. No row having the column is a typo, which would otherwise leave the run without human agreement
+ * and say nothing; a row without it is an item nobody labelled, so only the column's absence from every row is asked.
+ */
+export const missingHumanLabels = (
+  specs: ReadonlyArray<GraderSpec>,
+  evalJudge: JudgeSettings | undefined,
+  hasColumn: (column: string) => boolean,
+): { readonly key: string; readonly column: string } | null => {
+  for (const [index, spec] of specs.entries()) {
+    if (!isModelGraderSpec(spec)) continue
+    const column = humanLabelsOf(spec, evalJudge)
+    if (column === undefined || hasColumn(column)) continue
+    return { key: spec.judge === undefined ? "judge.human_labels" : `graders[${index}].judge.human_labels`, column }
+  }
+  return null
+}
+
 /**
  * Collects the model graders' verdicts of a run's results, as the judge trust statistics read them, with each item's
  * human label (the judge's `human_labels` column), and turns them into the run's `judge_trust`.
@@ -33,7 +56,7 @@ export class JudgeObservations {
   constructor(private readonly options: JudgeObservationsOptions) {
     this.judged = options.specs.filter(isModelGraderSpec).map((spec) => ({
       name: judgeGraderName(spec),
-      human: (spec.judge ?? options.evalJudge)?.human_labels,
+      human: humanLabelsOf(spec, options.evalJudge),
     }))
   }
 

@@ -1,12 +1,10 @@
-import { Effect, Redacted, Schema } from "effect"
-import { ConfigError } from "../config/ConfigError.js"
+import { Redacted, Schema } from "effect"
 import { configKeyDoc as doc } from "../config/ConfigKeyDoc.js"
 import { HttpUrl } from "../config/HttpUrl.js"
-import { parseInlineTable } from "../config/inlineTable.js"
+import { type KeyFinding, reviewTableKeys } from "../config/internal/reviewConfigKeys.js"
 import { inferProvider } from "../interceptor/InferenceUrl.js"
 import type { InterceptorUpstream } from "../interceptor/Interceptor.js"
 import { PROVIDERS, providerBaseUrl } from "../interceptor/ModelEndpoint.js"
-import { formatParseIssues, renderPath } from "../internal/formatIssues.js"
 
 const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
 const PositiveInt = Schema.Int.pipe(Schema.positive({ message: () => "expected a positive integer" }))
@@ -113,20 +111,11 @@ export const judgeUpstream = (settings: JudgeSettings, env: Env): InterceptorUps
   return { baseUrl, provider, apiKey: key === null ? null : Redacted.make(key) }
 }
 
-/** `--judge '{ model = "…", inference_url = "…" }'`: the judge as an inline TOML table, its problem one line naming the flag. */
-export const decodeJudgeFlag = (line: string): Effect.Effect<JudgeSettings, ConfigError> =>
-  Effect.try({
-    try: () => parseInlineTable(line),
-    catch: (error) => new ConfigError({ reason: "InvalidValue", message: `--judge: ${(error as Error).message}` }),
-  }).pipe(
-    Effect.flatMap((table) =>
-      Effect.mapError(
-        Schema.decodeUnknown(JudgeSettings, { errors: "all" })(table),
-        (error) =>
-          new ConfigError({
-            reason: "InvalidValue",
-            message: formatParseIssues(error, (path) => renderPath("--judge", path)),
-          }),
-      ),
-    ),
-  )
+const JUDGE_KEYS = Object.keys(JudgeSettings.fields)
+
+/** The keys a judge table sets that proctor does not read, each named with the key most likely meant. */
+export const reviewJudgeKeys = (
+  judge: unknown,
+  path: ReadonlyArray<PropertyKey>,
+  render: (path: ReadonlyArray<PropertyKey>) => string,
+): ReadonlyArray<KeyFinding> => reviewTableKeys(judge, JUDGE_KEYS, path, render)
