@@ -67,7 +67,7 @@ export const modelGrader = (name: string, spec: ModelGraderSpec, evalJudge: Judg
         reason: "Unloadable",
         grader: name,
         message:
-          "a model grader needs a judge: declare [eval.judge] (its model and inference_url; evaluate's `judge` option) or the grader's own judge",
+          "a model grader needs a judge: declare [eval.judge] (--judge on the command line: its model and inference_url; evaluate's `judge` option) or the grader's own judge",
       })
     }
     const grade: ModelGrader = (input) =>
