@@ -15,7 +15,8 @@ const pruned = ({ removed, running }: PruneOutcome, run: string | undefined): st
 
 /**
  * `proctor sandbox prune [--run ID] [--sandbox docker|bwrap]`: removes the sandboxes labelled with the run, or
- * those whose process has ended (a crash, a `kill -9`). Without `--sandbox`, a runtime this machine lacks is passed over, and said so.
+ * those whose process has ended (a crash, a `kill -9`). Without `--sandbox`, a runtime this machine lacks is passed
+ * over, and said so.
  */
 export const sandboxPruneCommand = (
   options: { readonly run?: string | undefined; readonly sandbox?: "docker" | "bwrap" | undefined },
