@@ -29,15 +29,18 @@ const records = (runId: string): Array<{ dir: string; record: Record | null }> =
   })
 }
 
-const leftovers = (runId: string): Array<string> =>
-  records(runId).flatMap(({ dir, record }) => [
+const leftovers = (runId: string): Array<string> => [
+  // The run's directory goes with its last sandbox.
+  ...(existsSync(join(registryRoot, encodeURIComponent(runId))) ? [`run directory of ${runId}`] : []),
+  ...records(runId).flatMap(({ dir, record }) => [
     `directory ${dir}`,
     ...(record === null
       ? []
       : [record.childPid, record.bwrapPid].filter((pid) => pid > 0 && existsSync(`/proc/${pid}`))
     ).map((pid) => `process ${pid}`),
     ...(record?.cgroups ?? []).filter(existsSync).map((cgroup) => `cgroup ${cgroup}`),
-  ])
+  ]),
+]
 
 describeRuntime({
   name: "bwrap",

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import type { PruneOutcome } from "@proctor/core"
 import { cgroupPids, removeCgroups } from "./cgroups.js"
 import { openerMayRun } from "./openerProcess.js"
@@ -78,6 +78,16 @@ export const destroySandbox = async (
     removeCgroups(record.cgroups)
   }
   rmSync(dir, { recursive: true, force: true })
+  removeIfEmpty(dirname(dir))
+}
+
+/** A run's directory goes with its last sandbox: a machine's runs leave no empty directories behind. */
+const removeIfEmpty = (runDir: string): void => {
+  try {
+    rmdirSync(runDir)
+  } catch {
+    // Another sandbox of the run is still recorded there, or it is already gone.
+  }
 }
 
 /**
@@ -99,12 +109,8 @@ export const pruneRegistry = async (root: string, runId?: string): Promise<Prune
       await destroySandbox(dir, record)
       removed++
     }
-    // Gone once its last sandbox is (rmdir fails on a directory a running sandbox still holds).
-    try {
-      rmdirSync(join(root, run))
-    } catch {
-      // Not empty, or already gone.
-    }
+    // A run with no sandbox recorded left its directory only before its sandboxes took it with them.
+    removeIfEmpty(join(root, run))
   }
   return { removed, running }
 }
