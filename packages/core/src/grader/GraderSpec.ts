@@ -235,17 +235,24 @@ export const GraderSpecs = GraderLines.pipe(
 /** A grader's metric name: its `name`, else its type. */
 export const graderName = (spec: GraderSpec): string => spec.name ?? spec.type
 
-/** The keys each grader type reads (as written: keys with defaults too), by type. */
-const GRADER_KEYS: ReadonlyMap<string, ReadonlyArray<string>> = new Map(
-  GraderSpec.members.map((member) => {
-    const keys = SchemaAST.getPropertySignatures(SchemaAST.encodedAST(member.ast))
-    const type = keys.find((key) => key.name === "type")?.type
-    return [
-      type !== undefined && SchemaAST.isLiteral(type) ? String(type.literal) : "",
-      keys.map((key) => String(key.name)),
-    ]
-  }),
-)
+/**
+ * The keys each grader type reads (as written: keys with defaults too), by type. Read from the schemas at the first
+ * review, not when this module loads: every command loads it, few give graders.
+ */
+let graderKeys: ReadonlyMap<string, ReadonlyArray<string>> | undefined
+const graderKeysOf = (type: string): ReadonlyArray<string> | undefined => {
+  graderKeys ??= new Map(
+    GraderSpec.members.map((member) => {
+      const keys = SchemaAST.getPropertySignatures(SchemaAST.encodedAST(member.ast))
+      const literal = keys.find((key) => key.name === "type")?.type
+      return [
+        literal !== undefined && SchemaAST.isLiteral(literal) ? String(literal.literal) : "",
+        keys.map((key) => String(key.name)),
+      ]
+    }),
+  )
+  return graderKeys.get(type)
+}
 
 /**
  * The keys grader specs set that their type does not read, and those of a model grader's own `judge`, each named with
@@ -266,7 +273,7 @@ export const reviewGraderKeys = (
       return []
     }
     const type = typeOf(spec)
-    const known = typeof type === "string" ? GRADER_KEYS.get(type) : undefined
+    const known = typeof type === "string" ? graderKeysOf(type) : undefined
     if (known === undefined) return []
     const at = [...path, index]
     const judge = known.includes("judge") ? (spec as Record<string, unknown>).judge : undefined
