@@ -10,6 +10,7 @@ import {
   terminatePath,
 } from "./AsyncRolloutWire.js"
 import { DeadlineSweep } from "./internal/DeadlineSweep.js"
+import { exchange, TOO_LARGE_CODE } from "./internal/Exchange.js"
 import { parsePythonJson } from "./internal/parsePythonJson.js"
 import { isUnauthorisedEnvelope, parseRetryAfter, TaskAppError } from "./TaskAppError.js"
 import { decodeRolloutResponse, type RolloutRequest, type RolloutResponse } from "./TaskAppWire.js"
@@ -81,8 +82,6 @@ export class TaskAppClient extends Context.Tag("@proctor/core/TaskAppClient")<Ta
 }
 
 const TRANSPORT_TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"])
-/** undici's code when a body passes the pool's `maxResponseSize`; the declared-length check reuses it. */
-const TOO_LARGE_CODE = "UND_ERR_RES_EXCEEDED_MAX_SIZE"
 
 const transportError = (endpoint: string, timeoutMs: number, maxBytes: number) => (cause: unknown) => {
   const code = (cause as { code?: string }).code ?? ""
@@ -198,40 +197,19 @@ const makeClient = (options: TaskAppClientOptions): TaskAppClientService => {
   const jsonHeaders = { ...authHeaders, "content-type": "application/json", accept: "application/json" }
 
   const deadlines = new DeadlineSweep()
-  // undici's timeouts are idle timeouts (a body trickling a byte at a time never trips them); the sweep
-  // makes `timeoutMs` a deadline for the whole exchange.
-  const send = (method: "GET" | "POST", path: string, body: unknown, auth: boolean): Promise<RawResponse> => {
-    const deadline = Date.now() + options.timeoutMs
-    return pool
-      .request({
-        method,
-        path: prefix + path,
-        headers: auth ? jsonHeaders : { accept: "application/json" },
-        ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
-      })
-      .then(async (res) => {
-        // An answer that declares its length is refused before a byte of its body is read.
-        if (Number(headerValue(res.headers["content-length"])) > maxBytes) {
-          const tooLarge = Object.assign(new Error("declared length over the limit"), { code: TOO_LARGE_CODE })
-          res.body.destroy(tooLarge)
-          throw tooLarge
-        }
-        const cancel = deadlines.add(deadline, () =>
-          res.body.destroy(Object.assign(new Error("rollout deadline passed"), { code: "UND_ERR_BODY_TIMEOUT" })),
-        )
-        try {
-          return { status: res.statusCode, headers: res.headers, text: await res.body.text() }
-        } finally {
-          cancel()
-        }
-      })
-  }
-
-  const request: TaskAppClientService["request"] = (method, path, opts) =>
-    Effect.tryPromise({
-      try: () => send(method, path, opts?.body, opts?.auth ?? true),
+  const request: TaskAppClientService["request"] = (method, path, opts) => {
+    const body = opts?.body
+    const dispatched = {
+      method,
+      path: prefix + path,
+      headers: (opts?.auth ?? true) ? jsonHeaders : { accept: "application/json" },
+      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+    }
+    return Effect.tryPromise({
+      try: () => exchange(pool, dispatched, { maxBytes, deadline: Date.now() + options.timeoutMs, deadlines }),
       catch: transportError(`${method} ${path.split("?")[0]}`, options.timeoutMs, maxBytes),
     })
+  }
 
   const getJson = (path: string) =>
     Effect.flatMap(request("GET", path), (raw) => classifyResponse(`GET ${path.split("?")[0]}`, raw))
