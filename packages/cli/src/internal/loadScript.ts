@@ -12,6 +12,11 @@ export interface LoadedScript {
   readonly cacheRejected: boolean
 }
 
+const loaded = new Map<string, LoadedScript>()
+
+/** The script this process loaded from `url`, if it did: the build makes a code cache from it after a run. */
+export const loadedScript = (url: URL): LoadedScript | undefined => loaded.get(url.href)
+
 /** Where a script's code cache lives: beside it. */
 export const codeCacheOf = (script: URL): URL => new URL(`${script.href}.cache`)
 
@@ -36,9 +41,11 @@ export const loadScript = (url: URL): LoadedScript => {
   // A script's own `import()` would need vm's experimental loader option (and print its warning): the script
   // imports ES modules through this module's instead, relative to the script.
   body(module, createRequire(filename), filename, (specifier) => import(new URL(specifier, url).href))
-  return {
+  const result = {
     exports: module.exports,
     script,
     cacheRejected: cachedData !== undefined && script.cachedDataRejected === true,
   }
+  loaded.set(url.href, result)
+  return result
 }
