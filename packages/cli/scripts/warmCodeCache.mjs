@@ -81,24 +81,29 @@ const taskApp = await serve("/rollout", async (request) => {
 })
 
 const work = mkdtempSync(join(tmpdir(), "proctor-warm-cache-"))
-const quiet = () => true
+/** What the evals print: not the build's output, but shown when one fails. */
+let printed = ""
+const keep = (chunk) => {
+  printed += String(chunk)
+  return true
+}
 const realStdout = process.stdout.write.bind(process.stdout)
 const realStderr = process.stderr.write.bind(process.stderr)
 try {
   const { main } = loadScript(new URL("program-script.js", dist)).exports
+  const intercepted = ["--model", "warm", "--inference-url", `${model.origin}/v1`]
   const runs = [
     ["eval", "--url", taskApp.origin, "--seeds", "0-1999", "--concurrency", "32", "--no-intercept"],
-    ["eval", "--url", taskApp.origin, "--seeds", "0-299", "--concurrency", "16"],
+    ["eval", "--url", taskApp.origin, "--seeds", "0-299", "--concurrency", "16", ...intercepted],
   ]
-  runs[1].push("--model", "warm", "--inference-url", `${model.origin}/v1`)
   for (const [index, argv] of runs.entries()) {
-    // The evals' progress and results are not the build's output.
-    process.stdout.write = quiet
-    process.stderr.write = quiet
+    printed = ""
+    process.stdout.write = keep
+    process.stderr.write = keep
     const code = await main([...argv, "--run-dir", join(work, `run-${index}`), "--json"])
     process.stdout.write = realStdout
     process.stderr.write = realStderr
-    if (code !== 0) throw new Error(`proctor ${argv.join(" ")} exited with ${code}`)
+    if (code !== 0) throw new Error(`proctor ${argv.join(" ")} exited with ${code}:\n${printed.slice(-2000)}`)
   }
   const evalScript = loadedScript(new URL("eval-script.js", dist))
   if (evalScript === undefined) throw new Error("the eval did not load dist/eval-script.js")

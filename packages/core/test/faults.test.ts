@@ -410,17 +410,19 @@ describe("answers that are not results", () => {
     }),
   )
 
-  it.scopedLive("an answer is read as UTF-8 text: a leading byte-order mark dropped, characters cut across chunks kept", () =>
-    Effect.gen(function* () {
-      const { app, dir } = yield* fixture(() => "bom_split")
-      const config = makeConfig(app.url, { seeds: [0], concurrency: 1, timeout_s: 10, max_retries: 0 })
-      yield* run(config, dir)
-      expect((yield* readJournal(dir, config)).get("0:0")).toMatchObject({
-        status: "ok",
-        score: 1,
-        details: { note: "naïve ∑ 🙂" },
-      })
-    }),
+  it.scopedLive(
+    "an answer is read as UTF-8 text: a leading byte-order mark dropped, characters cut across chunks kept",
+    () =>
+      Effect.gen(function* () {
+        const { app, dir } = yield* fixture(() => "bom_split")
+        const config = makeConfig(app.url, { seeds: [0], concurrency: 1, timeout_s: 10, max_retries: 0 })
+        yield* run(config, dir)
+        expect((yield* readJournal(dir, config)).get("0:0")).toMatchObject({
+          status: "ok",
+          score: 1,
+          details: { note: "naïve ∑ 🙂" },
+        })
+      }),
   )
 
   it.scopedLive("an answer under max_response_bytes is read whole, however long", () =>
