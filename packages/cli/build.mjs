@@ -129,9 +129,9 @@ const script = {
  * cache is made after two evals have run the script (scripts/warmCodeCache.mjs): the code of its modules'
  * initialisation (effect's, the Schemas') and of a run is compiled and kept, so a one-seed eval parses and compiles
  * ~40% less (~16% fewer instructions in all), and a run no longer compiles its hot path at its first rollouts
- * (20,000 zero-work rollouts: 2% less wall time). V8 takes a cache only from the same V8 with the same flags, so the CLI sets its own
- * (tuneV8ForRuns) after loading the script; a cache refused (another Node, flags in NODE_OPTIONS) costs only
- * time: the script compiles as any script does.
+ * (20,000 zero-work rollouts: 2.6% less wall time). V8 takes a cache only from the same V8 with the same flags, so
+ * the CLI sets its own (tuneV8ForRuns) after loading the script; a cache refused (another Node, flags in
+ * NODE_OPTIONS) costs only time: the script compiles as any script does.
  */
 const evalScript = { ...script, entryPoints: { "eval-script": "src/evalScript.ts" } }
 
