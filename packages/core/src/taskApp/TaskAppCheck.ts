@@ -1,12 +1,13 @@
 import { Clock, Effect, Either, Option, type Redacted } from "effect"
 import { defaults, type EvalRunConfig } from "../config/EvalRunConfig.js"
 import { formatParseIssues, renderPath } from "../internal/formatIssues.js"
+import { headerValue } from "../internal/headerValue.js"
 import { acceptedRolloutOf } from "./AsyncRolloutWire.js"
 import { awaitAsyncRollout } from "./awaitAsyncRollout.js"
 import { firstPollDelayMs } from "./PollSchedule.js"
 import { metricsOf, scoreOf } from "./RolloutOutcome.js"
 import { buildRolloutRequest, makeRolloutId } from "./RolloutRequestBuilder.js"
-import { classifyResponse, headerValue, type RawResponse, TaskAppClient } from "./TaskAppClient.js"
+import { classifyResponse, type RawResponse, TaskAppClient } from "./TaskAppClient.js"
 import { decodeRolloutResponse } from "./TaskAppWire.js"
 
 export interface CheckFinding {

@@ -2,6 +2,7 @@ import { Context, Effect, Either, Layer, Option, Redacted, type Scope } from "ef
 import { Pool } from "undici"
 import { defaults } from "../config/EvalRunConfig.js"
 import { formatParseIssues, renderPath } from "../internal/formatIssues.js"
+import { headerValue } from "../internal/headerValue.js"
 import {
   type AcceptedRollout,
   acceptedRolloutOf,
@@ -102,10 +103,6 @@ const transportError = (endpoint: string, timeoutMs: number, maxBytes: number) =
   const detail = code === "" ? String((cause as Error).message ?? cause) : code
   return new TaskAppError({ reason: "Unreachable", endpoint, message: `${endpoint} unreachable (${detail})` })
 }
-
-/** A header's (first) value, as undici hands headers over. */
-export const headerValue = (value: string | ReadonlyArray<string> | undefined) =>
-  Array.isArray(value) ? value[0] : value
 
 const snippet = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text)
 

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http"
 import type { Dispatcher } from "undici"
+import { headerValue } from "../../internal/headerValue.js"
 import { isRecord } from "../../internal/isRecord.js"
 import { randomHex } from "../../internal/randomHex.js"
 import { parseRetryAfter } from "../../internal/retryAfter.js"
@@ -8,7 +9,7 @@ import { type ApiAdapter, type CallSummary, DROP, EMPTY_SUMMARY, type StreamAsse
 import { describeLimit, reachLimit, refusingLimit, refusingTurn, spend } from "./budget.js"
 import type { ClientResponse } from "./ClientResponse.js"
 import { cacheKeyOf } from "./cacheKey.js"
-import { clientHeaders, headerString, sendError, sendLimitError, upstreamHeaders } from "./http.js"
+import { clientHeaders, sendError, sendLimitError, upstreamHeaders } from "./http.js"
 import { withIncludeUsage } from "./includeUsage.js"
 import { errorMessageOf, parseJson, stringOrNull } from "./json.js"
 import type { StoredAnswer } from "./ResponseStore.js"
@@ -29,9 +30,9 @@ const round = (ms: number) => Math.round(ms * 1000) / 1000
 
 /** How long a 429 asks to wait: OpenAI's `retry-after-ms`, else `retry-after` (seconds or a date). */
 const retryAfterOf = (headers: IncomingHttpHeaders): number | null => {
-  const ms = Number(headerString(headers["retry-after-ms"]))
+  const ms = Number(headerValue(headers["retry-after-ms"]))
   if (Number.isFinite(ms) && ms >= 0) return ms
-  return parseRetryAfter(headerString(headers["retry-after"]), Date.now()) ?? null
+  return parseRetryAfter(headerValue(headers["retry-after"]), Date.now()) ?? null
 }
 
 const tokensOf = (usage: CallSummary["usage"]): number =>
@@ -229,7 +230,7 @@ export class ProxyCall implements Dispatcher.DispatchHandler, Cancellable {
       this.errorHeaders = headers
       return
     }
-    const contentType = headerString(headers["content-type"]) ?? ""
+    const contentType = headerValue(headers["content-type"]) ?? ""
     if (this.cacheKey !== null && !this.cached) {
       this.answerChunks = []
       this.answerContentType = contentType

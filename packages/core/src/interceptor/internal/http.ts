@@ -75,9 +75,6 @@ export const clientHeaders = (upstream: IncomingHttpHeaders, bodyAsIs: boolean):
   return headers
 }
 
-export const headerString = (value: string | ReadonlyArray<string> | undefined): string | undefined =>
-  typeof value === "string" ? value : value?.[0]
-
 /** OpenAI's error shape, which the Anthropic SDK reads as well (both look at `error.message`). */
 export const errorBody = (message: string, type: string, code: string): string =>
   JSON.stringify({ error: { message, type, param: null, code } })

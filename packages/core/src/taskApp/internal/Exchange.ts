@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http"
 import type { Dispatcher } from "undici"
+import { headerValue } from "../../internal/headerValue.js"
 import type { RawResponse } from "../TaskAppClient.js"
 import type { DeadlineSweep } from "./DeadlineSweep.js"
 
@@ -54,8 +55,7 @@ class ResponseCollector implements Dispatcher.DispatchHandler {
     this.status = statusCode
     this.headers = headers
     // An answer that declares its length is refused before a byte of its body is read.
-    const declared = headers["content-length"]
-    if (Number(Array.isArray(declared) ? declared[0] : declared) > this.limits.maxBytes) {
+    if (Number(headerValue(headers["content-length"])) > this.limits.maxBytes) {
       controller.abort(transportFailure("declared length over the limit", TOO_LARGE_CODE))
       return
     }
