@@ -35,6 +35,7 @@ import type { Io } from "../Io.js"
 import { embeddedInterception } from "../interception.js"
 import { modelEndpointProblem } from "../internal/modelEndpointProblem.js"
 import { outputFileProblem, runDirProblem } from "../internal/outputFileProblem.js"
+import { sandboxCount } from "../internal/sandboxCount.js"
 import { tracesDirProblem } from "../internal/tracesDirProblem.js"
 import { proctorCommand } from "../invocation.js"
 import { modelRateLimitsOf } from "../modelRateLimits.js"
@@ -199,11 +200,7 @@ export const evalCommand = (options: EvalOptions, io: Io): Effect.Effect<ExitCod
         // What a crash of an earlier session left behind (containers, bwrap namespaces) goes before new work starts.
         if (agentRun !== null && "run" in source) {
           const { removed } = yield* agentRun.runtime.prune(source.run.runId)
-          if (removed > 0) {
-            io.stderr.write(
-              `removed ${removed} sandbox${removed === 1 ? "" : "es"} an earlier session of this run left\n`,
-            )
-          }
+          if (removed > 0) io.stderr.write(`removed ${sandboxCount(removed)} an earlier session of this run left\n`)
         }
         const interception = yield* embeddedInterception(runConfig, env, {
           enabled: options.intercept !== false && usesModel(runConfig),

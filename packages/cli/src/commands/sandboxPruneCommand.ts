@@ -3,15 +3,14 @@ import { sandboxRuntimeOf } from "@proctor/sandbox"
 import { Effect } from "effect"
 import { ExitCode } from "../exitCodes.js"
 import type { Io } from "../Io.js"
-
-const sandboxes = (count: number) => `${count} sandbox${count === 1 ? "" : "es"}`
+import { sandboxCount } from "../internal/sandboxCount.js"
 
 /** What a prune did, in one line: without a run, the sandboxes of processes still running are left and counted. */
 const pruned = ({ removed, running }: PruneOutcome, run: string | undefined): string =>
   run !== undefined
-    ? `removed ${sandboxes(removed)} of run ${run}`
-    : `removed ${sandboxes(removed)} left by ended processes` +
-      (running === 0 ? "" : `; left ${sandboxes(running)} of running processes (--run RUN_ID removes one run's)`)
+    ? `removed ${sandboxCount(removed)} of run ${run}`
+    : `removed ${sandboxCount(removed)} left by ended processes` +
+      (running === 0 ? "" : `; left ${sandboxCount(running)} of running processes (--run RUN_ID removes one run's)`)
 
 /**
  * `proctor sandbox prune [--run ID] [--sandbox docker|bwrap]`: removes the sandboxes labelled with the run, or

@@ -146,8 +146,8 @@ const loadToml = Effect.fn("loadEvalConfig.toml")(function* (path: string) {
     (message) => new ConfigError({ reason: "InvalidValue", message: `${path}: ${message}` }),
   )
   const render = (p: ReadonlyArray<PropertyKey>) => renderPath(prefix, p)
-  const graderFindings = specKeyFindings({ graders: judges.section.graders }, render)
-  const judgeFindings = specKeyFindings({ judge: judges.section.judge }, render)
+  const graderFindings = reviewGraderKeys(judges.section.graders, ["graders"], render)
+  const judgeFindings = reviewJudgeKeys(judges.section.judge, ["judge"], render)
   const section = yield* decodeSection(judges.section, (p) => `${path}: ${render(p)}`, [
     ...graderFindings,
     ...judgeFindings,
