@@ -14,6 +14,7 @@ import { join } from "node:path"
 import { chatCompletionsUrl } from "@proctor/core"
 
 const dist = new URL("../dist/", import.meta.url)
+const evalScriptUrl = new URL("eval-script.js", dist)
 // The modules the program script itself imports (dist/lazy/), so this process shares their state with it.
 const { codeCacheOf, loadScript, loadedScript } = await import(new URL("lazy/loadScript.js", dist).href)
 // V8's flags are the process's: any copy of this module resets them.
@@ -35,10 +36,12 @@ const readJson = async (req) => {
 const serve = async (path, handle) => {
   const server = createServer((req, res) => {
     if (req.method === "POST" && req.url.startsWith(path)) {
-      readJson(req).then(
-        async (body) => json(res, 200, await handle(body)),
-        (error) => json(res, 500, { detail: String(error) }),
-      )
+      readJson(req)
+        .then(handle)
+        .then(
+          (answer) => json(res, 200, answer),
+          (error) => json(res, 500, { detail: String(error) }),
+        )
       return
     }
     req.resume()
@@ -105,10 +108,10 @@ try {
     process.stderr.write = realStderr
     if (code !== 0) throw new Error(`proctor ${argv.join(" ")} exited with ${code}:\n${printed.slice(-2000)}`)
   }
-  const evalScript = loadedScript(new URL("eval-script.js", dist))
+  const evalScript = loadedScript(evalScriptUrl)
   if (evalScript === undefined) throw new Error("the eval did not load dist/eval-script.js")
   untuneV8ForRuns()
-  writeFileSync(codeCacheOf(new URL("eval-script.js", dist)), evalScript.script.createCachedData())
+  writeFileSync(codeCacheOf(evalScriptUrl), evalScript.script.createCachedData())
 } finally {
   process.stdout.write = realStdout
   process.stderr.write = realStderr
