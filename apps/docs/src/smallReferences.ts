@@ -7,6 +7,7 @@ import {
   priceTableLine,
   providerAliases,
 } from "@proctor/core"
+import { Effect } from "effect"
 import { exitCodeMeanings } from "proctor"
 import { code, page, table, text } from "./markdown.js"
 
@@ -65,9 +66,10 @@ const EXAMPLE_MODELS: ReadonlyArray<readonly [string, string]> = [
   ["openrouter", "anthropic/claude-sonnet-4.5"],
 ]
 
+const pricing = await Effect.runPromise(Pricing.make())
+
 /** The pricing reference: where prices come from, how they stay current, and how to override them. */
 export const pricingReference = (): string => {
-  const pricing = Pricing.make()
   return page({
     title: "Pricing",
     source: "packages/core/src/pricing (Pricing.ts, PriceTable.ts)",

@@ -54,7 +54,8 @@ interface TickMessage {
 type Message = OpenMessage | CloseMessage | MemoryMessage | PausesMessage | TickMessage
 
 startProbes()
-const { interceptor, url, close } = await startInterceptor({ host: "127.0.0.1", priceCall: Pricing.make([]).costOf })
+const pricing = await Effect.runPromise(Pricing.make([]))
+const { interceptor, url, close } = await startInterceptor({ host: "127.0.0.1", priceCall: pricing.costOf })
 
 const gc = (globalThis as { gc?: () => void }).gc
 

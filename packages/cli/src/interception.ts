@@ -48,7 +48,7 @@ export const embeddedInterception = (
     if (upstream === null) return undefined
     const { pricingOverrides, modelRateLimits, onCall } = settings
     const interceptor = yield* Interceptor.make({
-      priceCall: Pricing.make(pricingOverrides).costOf,
+      priceCall: (yield* Pricing.make(pricingOverrides)).costOf,
       rateGate: localRateGate({ limits: modelRateLimits }),
       onCall,
       cacheDir: responseCacheDirOf(config, env),

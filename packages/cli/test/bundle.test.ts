@@ -7,6 +7,7 @@ import { beforeAll } from "vitest"
 import { ensureBuilt, repoRoot } from "./fixtures/harness.js"
 
 interface Metafile {
+  readonly inputs: Record<string, { readonly imports: ReadonlyArray<{ readonly path: string; readonly kind: string }> }>
   readonly outputs: Record<
     string,
     {
@@ -78,6 +79,18 @@ describe("the script `proctor eval` runs (dist/eval-script.js)", () => {
     expect(
       inputs.filter((path) => /effect\/dist\/esm\/(Cron|JSONSchema|Arbitrary|internal\/stm\/.*)\.js$/.test(path)),
     ).toEqual([])
+  })
+
+  // Building genai-prices' table took ~25 ms of every eval's start-up (core/src/pricing/internal/genaiPrices.ts):
+  // the bundle initialises it when the first thing is priced, which an `import()` becomes in a script.
+  it("reaches genai-prices' price table through an import() alone, so a run that prices nothing never builds it", () => {
+    const { inputs } = readMetafile()
+    const importers = Object.entries(inputs).flatMap(([importer, { imports }]) =>
+      imports
+        .filter((i) => i.path.endsWith("@pydantic/genai-prices/dist/index.js"))
+        .map((i) => `${importer.replace(/^.*\/src\//, "")} (${i.kind})`),
+    )
+    expect(importers).toEqual(["pricing/internal/genaiPrices.ts (dynamic-import)"])
   })
 
   // Made by the build with the Node that runs these tests (build.mjs): a cache V8 refused would leave the eval

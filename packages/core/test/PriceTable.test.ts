@@ -10,6 +10,7 @@ import { Effect } from "effect"
 import {
   activePriceTable,
   BUNDLED_PRICE_TABLE,
+  DEFAULT_PRICES_URL,
   defaultPriceTablePath,
   updatePriceTable,
   useBundledPriceTable,
@@ -49,8 +50,13 @@ describe("the maintained price table", () => {
     expect(activePriceTable()).toEqual(BUNDLED_PRICE_TABLE)
   })
 
-  it("prices models released in 2026, and leaves unknown ones unpriced", () => {
-    const pricing = Pricing.make()
+  it("fetches, by default, from where genai-prices' own auto-update reads", async () => {
+    const { REMOTE_DATA_JSON_URL } = await import("@pydantic/genai-prices")
+    expect(DEFAULT_PRICES_URL).toBe(REMOTE_DATA_JSON_URL)
+  })
+
+  it("prices models released in 2026, and leaves unknown ones unpriced", async () => {
+    const pricing = await Effect.runPromise(Pricing.make())
     expect(pricing.lookup("anthropic", "claude-opus-4-6")).toEqual({ input: 5e-6, output: 2.5e-5, cached_input: 5e-7 })
     expect(pricing.lookup("openai", "gpt-5.2")?.output).toBe(1.4e-5)
     expect(
@@ -105,12 +111,12 @@ describe("the maintained price table", () => {
       const info = yield* usePriceTableFile(path)
       expect(info).toEqual({ source: url, as_of: "2026-11-27" })
       expect(activePriceTable()).toEqual(info)
-      const pricing = Pricing.make()
+      const pricing = yield* Pricing.make()
       expect(pricing.lookup("openai", "gpt-9-2026-11-01")).toEqual({ input: 3e-6, output: 1.2e-5 })
       // The fetched table is the whole table: what it lacks is unpriced, not priced from the bundled copy.
       expect(pricing.lookup("openai", "gpt-4o")).toBeUndefined()
       expect(yield* useBundledPriceTable()).toEqual(BUNDLED_PRICE_TABLE)
-      expect(Pricing.make().lookup("openai", "gpt-4o")).toBeDefined()
+      expect((yield* Pricing.make()).lookup("openai", "gpt-4o")).toBeDefined()
     }),
   )
 })

@@ -23,7 +23,7 @@ const file = (name: string, text: string) => {
   return path
 }
 
-const pricing = Pricing.make()
+const pricing = await Effect.runPromise(Pricing.make())
 
 describe("Pricing.lookup", () => {
   it("knows list prices in USD per token", () => {
@@ -145,7 +145,7 @@ describe("loadPricingFile", () => {
           },
         }),
       )
-      const custom = Pricing.make(yield* loadPricingFile(path))
+      const custom = yield* Pricing.make(yield* loadPricingFile(path))
       expect(custom.lookup("openai", "gpt-4o-mini-2024-07-18")).toEqual({ input: 1e-7, output: 2e-7 })
       expect(custom.lookup("openai", "gpt-4o")?.input).toBe(2.5e-6)
       expect(custom.costOf("local", "baseline", usage({ prompt_tokens: 1000, completion_tokens: 100 }))).toBe(0.00014)
@@ -157,7 +157,7 @@ describe("loadPricingFile", () => {
   it.effect("accepts the flat form", () =>
     Effect.gen(function* () {
       const path = file("flat.json", JSON.stringify({ "groq/openai/gpt-oss-20b": { input: 1e-7, output: 5e-7 } }))
-      const custom = Pricing.make(yield* loadPricingFile(path))
+      const custom = yield* Pricing.make(yield* loadPricingFile(path))
       expect(custom.lookup("groq", "openai/gpt-oss-20b")).toEqual({ input: 1e-7, output: 5e-7 })
     }),
   )
@@ -200,7 +200,7 @@ describe("loadPricingFile", () => {
   it.effect("ships a demo price for the local baseline model", () =>
     Effect.gen(function* () {
       const path = fileURLToPath(new URL("../../../examples/baseline-model/pricing.json", import.meta.url))
-      const demo = Pricing.make(yield* loadPricingFile(path))
+      const demo = yield* Pricing.make(yield* loadPricingFile(path))
       expect(demo.lookup("local", "baseline")).toEqual({ input: 1e-7, output: 4e-7, cached_input: 5e-8 })
     }),
   )

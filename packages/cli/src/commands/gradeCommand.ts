@@ -31,8 +31,9 @@ export const gradeCommand = (runDir: string, options: GradeOptions, io: Io): Eff
     const interception = specs.some(isModelGraderSpec)
       ? yield* Effect.tap(
           Interceptor.make({
-            priceCall: Pricing.make(options.pricing === undefined ? [] : yield* loadPricingFile(options.pricing))
-              .costOf,
+            priceCall: (yield* Pricing.make(
+              options.pricing === undefined ? [] : yield* loadPricingFile(options.pricing),
+            )).costOf,
           }),
           serveInterceptor,
         )

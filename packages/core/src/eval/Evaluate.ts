@@ -214,7 +214,7 @@ const openRun = (config: EvalRunConfig, runDir: string | undefined) =>
 const runInterceptor = (pricing: PricingOverrides | string | undefined) =>
   Effect.gen(function* () {
     const overrides = typeof pricing === "string" ? yield* loadPricingFile(pricing) : (pricing ?? [])
-    const interceptor = yield* Interceptor.make({ priceCall: Pricing.make(overrides).costOf })
+    const interceptor = yield* Interceptor.make({ priceCall: (yield* Pricing.make(overrides)).costOf })
     yield* serveInterceptor(interceptor)
     return interceptor
   })

@@ -1,10 +1,10 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises"
 import { homedir } from "node:os"
 import { dirname, join } from "node:path"
-import { REMOTE_DATA_JSON_URL, updatePrices, waitForUpdate } from "@pydantic/genai-prices"
 import { Effect, Schema } from "effect"
 import { ConfigError } from "../config/ConfigError.js"
 import { isRecord } from "../internal/isRecord.js"
+import { loadGenaiPrices } from "./internal/genaiPrices.js"
 import { PriceTableError } from "./PriceTableError.js"
 
 /**
@@ -25,8 +25,12 @@ export const BUNDLED_PRICE_TABLE: PriceTableInfo = {
   as_of: "2026-09-23",
 }
 
-/** Where `proctor pricing update` fetches from: the table genai-prices' own auto-update reads. */
-export const DEFAULT_PRICES_URL: string = REMOTE_DATA_JSON_URL
+/**
+ * Where `proctor pricing update` fetches from: the table genai-prices' own auto-update reads (its
+ * `REMOTE_DATA_JSON_URL`, written out so that naming it does not load the table; a test holds the two equal).
+ */
+export const DEFAULT_PRICES_URL =
+  "https://raw.githubusercontent.com/pydantic/genai-prices/main/prices/new_data/v2/data.json"
 
 /** The fetched copy: `PROCTOR_PRICES_FILE`, else `$XDG_CACHE_HOME/proctor/prices.json` (`~/.cache/…`). */
 export const defaultPriceTablePath = (env: Readonly<Record<string, string | undefined>>): string =>
@@ -56,9 +60,10 @@ export const activePriceTable = (): PriceTableInfo => active
 
 const install = (providers: ReadonlyArray<unknown>, info: PriceTableInfo) =>
   Effect.gen(function* () {
-    bundled ??= yield* Effect.promise(() => waitForUpdate())
+    const genai = yield* loadGenaiPrices
+    bundled ??= yield* Effect.promise(() => genai.waitForUpdate())
     // genai-prices' hook for replacing its data; the factory runs at once and the data is used synchronously.
-    updatePrices(({ setProviderData }) => setProviderData(providers as never))
+    genai.updatePrices(({ setProviderData }) => setProviderData(providers as never))
     active = info
   })
 

@@ -4,6 +4,7 @@ import { ConfigError } from "../config/ConfigError.js"
 import { formatParseIssues } from "../internal/formatIssues.js"
 import { isRecord } from "../internal/isRecord.js"
 import type { TokenUsage } from "../result/ModelCall.js"
+import { type GenaiPrices, loadGenaiPrices } from "./internal/genaiPrices.js"
 import { isMaintainedProvider, maintainedPrice } from "./internal/maintainedPrice.js"
 import { modelCandidates } from "./internal/modelCandidates.js"
 import { providerAliases } from "./internal/providerAliases.js"
@@ -88,7 +89,7 @@ const matchLength = (name: string, candidate: string): number =>
 
 const LOOKUP_CACHE_LIMIT = 4096
 
-const makePricing = (overrides: PricingOverrides): PricingService => {
+const makePricing = (genai: GenaiPrices, overrides: PricingOverrides): PricingService => {
   // A user's rows are searched first: a model they price is priced their way, whatever the maintained table says.
   const rows: ReadonlyArray<MatchRow> = overrides.map((o) => ({
     provider: o.provider === null ? null : canonicalProvider(o.provider),
@@ -126,13 +127,13 @@ const makePricing = (overrides: PricingOverrides): PricingService => {
   }
 
   const resolve = (provider: string | null, model: string): ModelPrice | undefined => {
-    if (rows.length === 0) return maintainedPrice(provider, model)
+    if (rows.length === 0) return maintainedPrice(genai, provider, model)
     const own = resolveOverride(provider, model)
     if (own !== undefined) return own
     // A provider only the user prices (their gateway, `local`) is theirs alone: its other models stay unpriced.
     const named = provider === null || provider.trim() === "" ? undefined : canonicalProvider(provider)
-    const theirsAlone = named !== undefined && knownProviders.has(named) && !isMaintainedProvider(named)
-    return theirsAlone ? undefined : maintainedPrice(provider, model)
+    const theirsAlone = named !== undefined && knownProviders.has(named) && !isMaintainedProvider(genai, named)
+    return theirsAlone ? undefined : maintainedPrice(genai, provider, model)
   }
 
   const cache = new Map<string, ModelPrice | null>()
@@ -161,17 +162,16 @@ const makePricing = (overrides: PricingOverrides): PricingService => {
  * see PriceTable), overridden or extended by a user's file.
  */
 export class Pricing extends Context.Tag("@proctor/core/Pricing")<Pricing, PricingService>() {
-  static readonly make = (overrides: PricingOverrides = []): PricingService => makePricing(overrides)
+  /** Loads the maintained table the first time a process asks (see internal/genaiPrices.ts). */
+  static readonly make = (overrides: PricingOverrides = []): Effect.Effect<PricingService> =>
+    Effect.map(loadGenaiPrices, (genai) => makePricing(genai, overrides))
 
   static readonly layer = (overrides: PricingOverrides = []): Layer.Layer<Pricing> =>
-    Layer.succeed(Pricing, makePricing(overrides))
+    Layer.effect(Pricing, Pricing.make(overrides))
 
   /** The maintained table alone when `path` is undefined. */
   static readonly layerFile = (path: string | undefined): Layer.Layer<Pricing, ConfigError> =>
-    Layer.effect(
-      Pricing,
-      path === undefined ? Effect.succeed(makePricing([])) : Effect.map(loadPricingFile(path), makePricing),
-    )
+    Layer.effect(Pricing, path === undefined ? Pricing.make() : Effect.flatMap(loadPricingFile(path), Pricing.make))
 }
 
 const Rate = Schema.Number.pipe(Schema.finite(), Schema.nonNegative())

@@ -17,7 +17,7 @@ export const serverInterceptorLayer = (
     Interceptor,
     Effect.gen(function* () {
       const metrics = yield* ServerMetrics
-      const pricing = Pricing.make(options.pricingOverrides ?? [])
+      const pricing = yield* Pricing.make(options.pricingOverrides ?? [])
       const rateGate = options.rateGate === undefined ? undefined : yield* options.rateGate
       return yield* Interceptor.make({
         priceCall: pricing.costOf,

@@ -1,5 +1,5 @@
-import { calcPrice, findProvider } from "@pydantic/genai-prices"
 import type { ModelPrice } from "../Pricing.js"
+import type { GenaiPrices } from "./genaiPrices.js"
 import { modelCandidates } from "./modelCandidates.js"
 import { providerAliases } from "./providerAliases.js"
 
@@ -15,7 +15,7 @@ const perToken = (rate: GenaiRate): number | undefined => {
 }
 
 /** genai-prices' id for a provider label: as written when it knows it (azure, openrouter…), else our alias. */
-const genaiProvider = (provider: string | undefined): string | undefined => {
+const genaiProvider = ({ findProvider }: GenaiPrices, provider: string | undefined): string | undefined => {
   if (provider === undefined) return undefined
   const lower = provider.trim().toLowerCase()
   if (lower === "") return undefined
@@ -25,7 +25,8 @@ const genaiProvider = (provider: string | undefined): string | undefined => {
 }
 
 /** Whether the maintained table has prices for this provider label. */
-export const isMaintainedProvider = (provider: string): boolean => genaiProvider(provider) !== undefined
+export const isMaintainedProvider = (genai: GenaiPrices, provider: string): boolean =>
+  genaiProvider(genai, provider) !== undefined
 
 /**
  * A model's price in the maintained table (genai-prices' matching: snapshots, dated names, each provider's
@@ -33,11 +34,15 @@ export const isMaintainedProvider = (provider: string): boolean => genaiProvider
  * A label the table does not know (`local`, a self-hosted gateway) leaves the model to genai-prices' own
  * provider detection. Undefined when no row matches or the row has no token rates: unpriced, never $0.
  */
-export const maintainedPrice = (provider: string | null, model: string): ModelPrice | undefined => {
-  const explicit = genaiProvider(provider ?? undefined)
+export const maintainedPrice = (genai: GenaiPrices, provider: string | null, model: string): ModelPrice | undefined => {
+  const explicit = genaiProvider(genai, provider ?? undefined)
   for (const { tail, implied } of modelCandidates(model)) {
-    const providerId = genaiProvider(implied) ?? explicit
-    const found = calcPrice({ input_tokens: 0, output_tokens: 0 }, tail, providerId === undefined ? {} : { providerId })
+    const providerId = genaiProvider(genai, implied) ?? explicit
+    const found = genai.calcPrice(
+      { input_tokens: 0, output_tokens: 0 },
+      tail,
+      providerId === undefined ? {} : { providerId },
+    )
     if (found === null) continue
     const rates = found.model_price as Record<string, GenaiRate>
     const input = perToken(rates.input_mtok)
