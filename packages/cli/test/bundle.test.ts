@@ -106,6 +106,14 @@ describe("the program script every command starts with (dist/program-script.js)"
   })
 })
 
+// loadScript reads them as Latin-1 (so V8 holds the eval script outside its heap): the same text only while ASCII.
+describe("the scripts loadScript reads", () => {
+  it.each(["eval-script.js", "program-script.js"])("are ASCII: %s", (script) => {
+    const bytes = readFileSync(join(repoRoot, "packages/cli/dist", script))
+    expect(bytes.findIndex((byte) => byte > 0x7f)).toBe(-1)
+  })
+})
+
 /** Every .ts file under a directory. */
 const sourcesUnder = (dir: string): ReadonlyArray<string> =>
   readdirSync(dir, { recursive: true, encoding: "utf8" })
