@@ -43,7 +43,8 @@ export const graderReference = (): string =>
       "named `score`, else the weighted mean. Templates are Liquid over the dataset row: `{{ item.answer }}`.",
       "The model graders (`rubric`, `label`, `fact`, `pairwise`) ask a judge model (`[eval.judge]`, `--judge`, or",
       "their own `judge`); how far to trust one is in the judges guide. A key a grader's type does not read is a warning",
-      "naming the key it most likely meant (an error with `strict`), as in the rest of the config.",
+      "naming the key it most likely meant (an error with `strict`), as in the rest of the config; in `ctx.grade` it is",
+      "an error (the call rejects with that line), as is any other problem of the specs it is given.",
       "",
       ...GraderSpec.members.flatMap((member) => {
         const ast = member.ast

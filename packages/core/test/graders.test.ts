@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
@@ -7,6 +7,7 @@ import { evaluate } from "../src/eval/Evaluate.js"
 import { gradedSolver } from "../src/grader/GradedSolver.js"
 import { makeGraderSet } from "../src/grader/GraderSet.js"
 import { type GraderSpec, GraderSpecs } from "../src/grader/GraderSpec.js"
+import type { GraderSpecInput } from "../src/grader/gradeInProcess.js"
 import { choiceLetter, lastNumber } from "../src/grader/RuleGraders.js"
 import { bleu, fuzzyRatio, rougeL } from "../src/grader/TextSimilarity.js"
 import { formatParseIssues, renderPath } from "../src/internal/formatIssues.js"
@@ -278,5 +279,37 @@ describe("where graders run", () => {
       },
     })
     expect(outcome.summary.metrics.mean_score).toBe(0.5)
+  })
+
+  it("in evaluate(): ctx.grade rejects a spec it cannot use with one line naming the key, a typo's included", async () => {
+    const cases: ReadonlyArray<readonly [GraderSpecInput, string]> = [
+      [{ type: "numeric", tolerence: 1 }, "ctx.grade: grader.tolerence: unknown key — did you mean grader.tolerance?"],
+      [{ type: "numric" }, 'ctx.grade: grader.type: unknown grader type "numric"; one of equals,'],
+      [{ type: "numeric", tolerance: "x" }, 'ctx.grade: grader.tolerance: expected number, got "x"'],
+      [[{ type: "numeric" }, { type: "regex" }], "ctx.grade: graders[1].pattern: is required"],
+    ]
+    for (const [graders, line] of cases) {
+      const runDir = mkdtempSync(join(tmpdir(), "proctor-ctx-grade-bad-"))
+      let graded: unknown
+      const outcome = await evaluate({
+        name: "ctx-grade-bad",
+        runDir,
+        tasks: [{ id: "a" }],
+        maxRetries: 0,
+        solve: async (_task, ctx) => {
+          graded = ctx.grade(graders, { answer: "4" })
+          return { score: (await (graded as ReturnType<typeof ctx.grade>)).score }
+        },
+      })
+      // A rejection, as documented, not a throw from the call itself.
+      expect(graded).toBeInstanceOf(Promise)
+      expect(outcome.summary.errors_by_kind).toEqual({ solver: 1 })
+      const [result] = readFileSync(join(runDir, "results.jsonl"), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l))
+      expect(result.error).toContain(line)
+      expect(result.error).not.toContain("\n")
+    }
   })
 })

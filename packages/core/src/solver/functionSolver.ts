@@ -54,7 +54,8 @@ export interface SolveContext<S = unknown> {
    * rubric: "…" }`, one or a list, as `[[eval.graders]]` tables): resolves to the combined score and each verdict by
    * name. Return its `score`. Model graders ask `evaluate`'s `judge` (or their own), through the run's interceptor:
    * their calls are this rollout's, stored and priced apart from the policy's. Rejected (uncaught, the rollout's
-   * error of kind `verifier` or `judge`) when a grader cannot judge.
+   * error of kind `verifier` or `judge`) when a grader cannot judge; rejected with one line naming the key (kind
+   * `solver`) when a spec is wrong: a key its type does not read, a missing or mistyped one, an unknown type.
    */
   readonly grade: GradeInProcess
 }
