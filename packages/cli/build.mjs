@@ -192,7 +192,8 @@ const [cli, bin, evalBundle] = await Promise.all([
  * and js-rouge's hold quotes and accented letters), so the scripts' last non-ASCII characters are escaped here, before
  * their code caches are made: `\uXXXX` means the same character in a regular expression, string or template, and a
  * backslash before the character (an identity escape, `\é`) is dropped with it. Columns after an escape on its line
- * are a few characters off in the source map (a handful of lines of vendored regular expressions).
+ * are a few characters off in the source map (a handful of lines of vendored regular expressions). ASCII also lets
+ * src/internal/loadScript.ts read them as Latin-1, the same text, which V8 then holds outside its heap.
  */
 const escapeNonAscii = (file) => {
   const source = readFileSync(file, "utf8")
