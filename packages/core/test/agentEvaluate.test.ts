@@ -5,23 +5,15 @@ import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it, vi } from "@effect/vitest"
+import { jsonLinesOf, resultsIn } from "@proctor/test-kit"
 import { Effect, Stream } from "effect"
 import { evaluate } from "../src/eval/Evaluate.js"
 import type { RunEvent } from "../src/events/RunEvents.js"
-import type { EvalResult } from "../src/result/EvalResult.js"
 import type { RolloutStep } from "../src/result/RolloutStep.js"
 import { type ExecResult, SandboxError, type SandboxRuntimeService, type SandboxSpec } from "../src/sandbox/Sandbox.js"
 import { openRunReader } from "../src/store/RunReader.js"
 
 const freshDir = () => mkdtempSync(join(tmpdir(), "proctor-agents-"))
-
-const linesOf = <A>(path: string): Array<A> =>
-  readFileSync(path, "utf8")
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => JSON.parse(line) as A)
-
-const resultsIn = (runDir: string) => linesOf<EvalResult>(join(runDir, "results.jsonl"))
 
 /**
  * A sandbox runtime for these tests only: each sandbox is a fresh temp directory, commands run there with `sh -c`
@@ -148,7 +140,7 @@ describe("evaluate() with multi-step solvers (agents)", () => {
       stop_reasons: { model_ended: 2 },
     })
 
-    const steps = linesOf<RolloutStep>(join(runDir, "steps.jsonl"))
+    const steps = jsonLinesOf<RolloutStep>(join(runDir, "steps.jsonl"))
     expect(steps).toHaveLength(6)
     const reader = await Effect.runPromise(openRunReader(runDir))
     const a = results.find((r) => r.task_id === "a")!
@@ -232,7 +224,7 @@ describe("evaluate() with multi-step solvers (agents)", () => {
     expect(sandboxes.opened.every((spec) => spec.labels.runId === runId)).toBe(true)
     expect(sandboxes.removed).toHaveLength(2)
     expect(sandboxes.removed.every((dir) => !existsSync(dir))).toBe(true)
-    const steps = linesOf<RolloutStep>(join(runDir, "steps.jsonl"))
+    const steps = jsonLinesOf<RolloutStep>(join(runDir, "steps.jsonl"))
     expect(steps.map((s) => s.stdout).sort()).toEqual(["hello", "hello"])
   })
 

@@ -2,26 +2,17 @@ import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
+import { jsonLinesOf, resultsIn } from "@proctor/test-kit"
 import { Either } from "effect"
 import { createBaselineModel } from "../../../examples/baseline-model/src/index.js"
 import { evaluate } from "../src/eval/Evaluate.js"
 import type { RunEvent } from "../src/events/RunEvents.js"
-import type { EvalResult } from "../src/result/EvalResult.js"
 import { RetryableError } from "../src/solver/RetryableError.js"
 import { decodeModelCalls } from "../src/store/ModelCallCodec.js"
 
 const freshRunDir = () => join(mkdtempSync(join(tmpdir(), "proctor-evaluate-")), "run")
 
-const linesOf = <A>(path: string): Array<A> =>
-  readFileSync(path, "utf8")
-    .trim()
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => JSON.parse(line) as A)
-
-const callsIn = (runDir: string) => Either.getOrThrow(decodeModelCalls(linesOf(join(runDir, "model_calls.jsonl"))))
-
-const resultsIn = (runDir: string) => linesOf<EvalResult>(join(runDir, "results.jsonl"))
+const callsIn = (runDir: string) => Either.getOrThrow(decodeModelCalls(jsonLinesOf(join(runDir, "model_calls.jsonl"))))
 
 const questions = [
   { id: "two", question: "1+1", expected: "2" },

@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
+import { resultsIn } from "@proctor/test-kit"
 import { Effect, Either, Schema } from "effect"
 import { evaluate } from "../src/eval/Evaluate.js"
 import { gradedSolver } from "../src/grader/GradedSolver.js"
@@ -297,19 +298,17 @@ describe("where graders run", () => {
         tasks: [{ id: "a" }],
         maxRetries: 0,
         solve: async (_task, ctx) => {
-          graded = ctx.grade(graders, { answer: "4" })
-          return { score: (await (graded as ReturnType<typeof ctx.grade>)).score }
+          const grading = ctx.grade(graders, { answer: "4" })
+          graded = grading
+          return { score: (await grading).score }
         },
       })
       // A rejection, as documented, not a throw from the call itself.
       expect(graded).toBeInstanceOf(Promise)
       expect(outcome.summary.errors_by_kind).toEqual({ solver: 1 })
-      const [result] = readFileSync(join(runDir, "results.jsonl"), "utf8")
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l))
-      expect(result.error).toContain(line)
-      expect(result.error).not.toContain("\n")
+      const [result] = resultsIn(runDir)
+      expect(result?.error).toContain(line)
+      expect(result?.error).not.toContain("\n")
     }
   })
 })

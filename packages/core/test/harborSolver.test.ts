@@ -1,8 +1,9 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { cpSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { resultsIn } from "@proctor/test-kit"
 import { Effect, Layer } from "effect"
 import { createBaselineModel, type RunningBaselineModel } from "../../../examples/baseline-model/src/index.js"
 import { type Agent, agentStream } from "../src/agent/Agent.js"
@@ -20,12 +21,6 @@ import { Solver } from "../src/solver/Solver.js"
 const examples = fileURLToPath(new URL("../../../examples/", import.meta.url))
 const TASKS = join(examples, "tasks")
 const BROKEN = join(examples, "tasks-broken")
-
-const resultsIn = (runDir: string): Array<EvalResult> =>
-  readFileSync(join(runDir, "results.jsonl"), "utf8")
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line) as EvalResult)
 
 const configOf = (flags: EvalFlags) =>
   Effect.map(loadEvalConfig({ flags: { sandbox: "local", ...flags }, env: {} }), (loaded) => loaded.config)

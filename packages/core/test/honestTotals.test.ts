@@ -2,19 +2,13 @@ import { mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
+import { jsonLinesOf, resultsIn } from "@proctor/test-kit"
 import { Either } from "effect"
 import { createBaselineModel } from "../../../examples/baseline-model/src/index.js"
 import { evaluate } from "../src/eval/Evaluate.js"
-import type { EvalResult } from "../src/result/EvalResult.js"
 import { RetryableError } from "../src/solver/RetryableError.js"
 import { decodeModelCalls } from "../src/store/ModelCallCodec.js"
 import type { RunSummary } from "../src/summary/Summary.js"
-
-const linesOf = <A>(path: string): Array<A> =>
-  readFileSync(path, "utf8")
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => JSON.parse(line) as A)
 
 const roundUsd = (usd: number) => Math.round(usd * 1e10) / 1e10
 
@@ -46,14 +40,14 @@ describe("token and cost totals count every model call that was made", () => {
           return { score: 1 }
         },
       })
-      const calls = Either.getOrThrow(decodeModelCalls(linesOf(join(runDir, "model_calls.jsonl"))))
+      const calls = Either.getOrThrow(decodeModelCalls(jsonLinesOf(join(runDir, "model_calls.jsonl"))))
       expect(calls).toHaveLength(5)
       const summary = JSON.parse(readFileSync(join(runDir, "summary.json"), "utf8")) as RunSummary
       const tokensOf = (list: typeof calls) => list.reduce((sum, c) => sum + (c.usage?.total_tokens ?? 0), 0)
       const costOf = (list: typeof calls) => roundUsd(list.reduce((sum, c) => sum + (c.cost_usd ?? 0), 0))
       expect(summary.tokens.total).toBe(tokensOf(calls))
       expect(summary.cost_usd.total).toBe(costOf(calls))
-      const broken = linesOf<EvalResult>(join(runDir, "results.jsonl")).find((r) => r.task_id === "broken")
+      const broken = resultsIn(runDir).find((r) => r.task_id === "broken")
       const onErrors = calls.filter((c) => c.rollout_id === broken?.run_id)
       expect(onErrors).toHaveLength(1)
       expect(summary.tokens.spent_on_errors).toBe(tokensOf(onErrors))
