@@ -1,6 +1,6 @@
 import { ParseResult, Schema, SchemaAST } from "effect"
 import { parseInlineTable } from "../config/inlineTable.js"
-import { type KeyFinding, reviewTableKeys } from "../config/internal/reviewConfigKeys.js"
+import { type KeyFinding, reviewTableKeys } from "../internal/reviewTableKeys.js"
 import { reviewJudgeKeys } from "../judge/JudgeSettings.js"
 import { MODEL_GRADER_TYPES, ModelGraderSpec } from "../judge/ModelGraderSpec.js"
 

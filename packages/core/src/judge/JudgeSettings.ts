@@ -1,10 +1,10 @@
 import { Redacted, Schema } from "effect"
 import { configKeyDoc as doc } from "../config/ConfigKeyDoc.js"
 import { HttpUrl } from "../config/HttpUrl.js"
-import { type KeyFinding, reviewTableKeys } from "../config/internal/reviewConfigKeys.js"
 import { inferProvider } from "../interceptor/InferenceUrl.js"
 import type { InterceptorUpstream } from "../interceptor/Interceptor.js"
 import { PROVIDERS, providerBaseUrl } from "../interceptor/ModelEndpoint.js"
+import { type KeyFinding, reviewTableKeys } from "../internal/reviewTableKeys.js"
 
 const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
 const PositiveInt = Schema.Int.pipe(Schema.positive({ message: () => "expected a positive integer" }))

@@ -1,15 +1,5 @@
-import { nearestName } from "./nearestName.js"
-
-export interface KeyFinding {
-  /**
-   * `unknown`: a key proctor does not read although the user meant something by it (a typo, a key in the
-   * wrong table); a warning, an error under `--strict`. `unused`: synth-ai's key that proctor has no use for.
-   */
-  readonly severity: "unknown" | "unused"
-  readonly message: string
-  /** The path of the key it most likely meant, in the value reviewed: when that key is missing, this is why. */
-  readonly meant?: ReadonlyArray<PropertyKey>
-}
+import { nearestName } from "../../internal/nearestName.js"
+import { isTable, type KeyFinding } from "../../internal/reviewTableKeys.js"
 
 /** Keys of synth-ai's `[eval]` that proctor does not use, and what to know about each. */
 export const SYNTH_AI_UNUSED: Readonly<Record<string, string>> = {
@@ -45,9 +35,6 @@ export const POLICY_KEYS = new Set([
 
 /** Tables of synth-ai's other commands, which may share a file with an eval config. */
 const SYNTH_AI_TABLES = new Set(["prompt_learning", "rl", "sft", "compute", "topology", "training", "data", "services"])
-
-const isTable = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date)
 
 const join = (prefix: string, key: string) => (prefix === "" ? key : `${prefix}.${key}`)
 
@@ -111,36 +98,3 @@ export const locateKeys = (
     const here = document !== skip && keys.includes(key) ? [path] : []
     return isTable(value) ? [...here, ...locateKeys(value, keys, skip, path)] : here
   })
-
-/**
- * The keys of a table read by a schema of its own (a grader spec, a judge) that the schema does not read, each named
- * with the key it most likely meant, as `render` writes key paths (`eval.graders[0].tolerance`,
- * `--grader[0].tolerance`); `path` is where the table is. The schema would drop them without a word.
- */
-export const reviewTableKeys = (
-  table: unknown,
-  known: ReadonlyArray<string>,
-  path: ReadonlyArray<PropertyKey>,
-  render: (path: ReadonlyArray<PropertyKey>) => string,
-): ReadonlyArray<KeyFinding> =>
-  isTable(table)
-    ? Object.keys(table)
-        .filter((key) => !known.includes(key))
-        .map((key) => {
-          const nearest = nearestName(key, known)
-          const meant = nearest === undefined ? undefined : [...path, nearest]
-          return {
-            severity: "unknown" as const,
-            message: `${render([...path, key])}: unknown key${meant === undefined ? "" : ` — did you mean ${render(meant)}?`}`,
-            ...(meant === undefined ? {} : { meant }),
-          }
-        })
-    : []
-
-/** The finding of the unknown key that most likely meant the key at `path`: a required key's absence is then explained. */
-export const typoFor =
-  (findings: ReadonlyArray<KeyFinding>) =>
-  (path: ReadonlyArray<PropertyKey>): string | undefined =>
-    findings.find(
-      ({ meant }) => meant !== undefined && meant.length === path.length && meant.every((key, i) => key === path[i]),
-    )?.message
