@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { formatEstimate } from "@proctor/report"
+import { formatMeanInterval } from "@proctor/report"
 
 /** The part of `--output-json`'s `summary` (core's RunSummary) the recap shows. */
 export interface SummaryView {
@@ -15,6 +15,8 @@ export interface SummaryView {
     readonly count: number
     readonly mean_score: number | null
     readonly ci95: readonly [number, number] | null
+    /** Absent in summaries written before proctor said which interval it gave: those are Student's t. */
+    readonly interval?: "student_t" | "wilson"
   }
   readonly errors_by_kind: Readonly<Record<string, number>>
   readonly duration_s: number
@@ -53,12 +55,12 @@ const seconds = (s: number): string =>
   s < 60 ? `${s.toFixed(1)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`
 
 const scoreText = (summary: SummaryView): string => {
-  const { mean_score, ci95, count } = summary.metrics
+  const { mean_score, ci95, count, interval = "student_t" } = summary.metrics
   if (mean_score === null) return "no score"
   if (ci95 === null) return `${num(mean_score)} (n=${count})`
   // To the precision the interval supports, as proctor's own summary prints it.
-  const estimate = formatEstimate(mean_score, (ci95[1] - ci95[0]) / 2)
-  return `${estimate.mean} ± ${estimate.half} (95% CI ${estimate.at(ci95[0])}–${estimate.at(ci95[1])}, n=${count})`
+  const estimate = formatMeanInterval(mean_score, ci95, interval)
+  return `${estimate.mean} (95% CI ${estimate.low}–${estimate.high}, n=${count})`
 }
 
 const errorsText = (summary: SummaryView): string => {

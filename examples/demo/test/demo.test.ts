@@ -270,10 +270,11 @@ describe("the demo, end to end", () => {
       const code = await new Promise<number | null>((resolve) => proc.once("exit", resolve))
       expect(code, out.slice(-3000)).toBe(0)
       const recap = out.slice(out.indexOf("proctor demo: recap"))
-      expect(recap).toMatch(/math +0\.\d+ ± 0\.\d+ \(95% CI/)
-      expect(recap).toMatch(/intents +0\.\d+ ± 0\.\d+ \(95% CI/)
-      expect(recap).toMatch(/agents-oracle +1 ± 0 \(95% CI 1–1, n=5\)/)
-      expect(recap).toMatch(/agents-builtin +0\.40 ± \S+ \(95% CI \S+, n=5\)/)
+      // Pass/fail scores: Wilson's interval, inside [0, 1] and not of zero width when all five passed.
+      expect(recap).toMatch(/math +0\.\d+ \(95% CI 0\.\d+–0\.\d+, n=250\)/)
+      expect(recap).toMatch(/intents +0\.\d+ \(95% CI 0\.\d+–0\.\d+, n=250\)/)
+      expect(recap).toMatch(/agents-oracle +1\.00 \(95% CI 0\.57–1\.00, n=5\)/)
+      expect(recap).toMatch(/agents-builtin +0\.40 \(95% CI 0\.12–0\.77, n=5\)/)
       const runs = readdirSync(join(cwd, "runs")).sort()
       expect(runs).toEqual([
         expect.stringMatching(/^demo-agents-builtin-\d{8}-\d{6}$/),

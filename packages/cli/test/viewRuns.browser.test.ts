@@ -117,6 +117,9 @@ describe("proctor view of a folder of runs, in Chromium", () => {
     expect(await library.textContent()).toContain("library")
     expect(await library.textContent()).toContain("baseline-model")
     expect(await library.getByTestId("run-score").textContent()).toMatch(/^0\.625 ± /)
+    // Pass/fail scores (1 of 4): Wilson's interval, given whole since it is not symmetric about the mean.
+    const baselineRow = page.locator("[data-testid=run-row][data-name=baseline]")
+    expect(await baselineRow.getByTestId("run-score").textContent()).toBe("0.25 (0.046–0.699)")
     expect(await library.getByTestId("run-errors").textContent()).toBe("0")
     expect(await library.getByTestId("run-cost").textContent()).toBe("unpriced")
     await page.screenshot({ path: screenshotPath("view-runs-folder") })

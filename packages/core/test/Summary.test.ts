@@ -51,9 +51,25 @@ describe("SummaryAccumulator", () => {
   })
 
   it("approaches the normal 1.96 for large samples", () => {
-    const scores = Array.from({ length: 10_000 }, (_, seed) => result({ seed, score: seed % 2 }))
+    const scores = Array.from({ length: 10_000 }, (_, seed) => result({ seed, score: (seed % 3) / 2 }))
     const m = summarize(scores).metrics
+    expect(m.interval).toBe("student_t")
     expect((m.ci95![1] - m.mean_score!) / m.stderr!).toBeCloseTo(1.9602, 4)
+  })
+
+  it("bounds pass/fail scores with Wilson's interval: inside [0, 1], and not of zero width at all or none", () => {
+    // Wilson's score interval with z = 1.959964, as tables give it: 2 of 5 → 0.1176–0.7693, 5 of 5 → 0.5655–1,
+    // 0 of 5 → 0–0.4345 (the t interval: 0.4 ± 0.68, and 1–1, 0–0).
+    const of = (passes: ReadonlyArray<number>) =>
+      summarize(passes.map((score, seed) => result({ seed, score }))).metrics
+    const two = of([1, 0, 1, 0, 0])
+    expect(two.interval).toBe("wilson")
+    expect(two.ci95![0]).toBeCloseTo(0.1176208, 6)
+    expect(two.ci95![1]).toBeCloseTo(0.7692757, 6)
+    expect(of([1, 1, 1, 1, 1]).ci95).toEqual([expect.closeTo(0.5655175, 6), 1])
+    expect(of([0, 0, 0, 0, 0]).ci95).toEqual([0, expect.closeTo(0.4344825, 6)])
+    // One score off 0 and 1 and the mean is no proportion: Student's t again.
+    expect(of([1, 0, 1, 0, 0.5]).interval).toBe("student_t")
   })
 
   it("excludes errors from metrics but counts them as 0 in metrics_including_errors", () => {
@@ -99,6 +115,7 @@ describe("SummaryAccumulator", () => {
       mean_score: null,
       stderr: null,
       ci95: null,
+      interval: "student_t",
       pass_rate: null,
       min: null,
       max: null,
@@ -225,7 +242,11 @@ describe("SummaryAccumulator", () => {
       expect([m.count, m.n_seeds, m.n_clusters, m.df]).toEqual([200, 100, 100, 99])
       expect(m.mean_score).toBeCloseTo(0.87, 12)
       expect(m.stderr).toBeCloseTo(0.0337998, 7)
-      expect((m.ci95![1] - m.ci95![0]) / 2).toBeCloseTo(0.067066, 5)
+      // Pass/fail: Wilson's interval over the effective sample size p(1 − p) / SE² = 0.1131 / 0.00114242 = 99 with
+      // t₉₉: 0.788572–0.923125 (half-width 0.067276, the clustered error's, where independent rollouts give 0.047).
+      expect(m.interval).toBe("wilson")
+      expect(m.ci95![0]).toBeCloseTo(0.788572, 5)
+      expect(m.ci95![1]).toBeCloseTo(0.923125, 5)
       expect(m.seed_mean).toBeCloseTo(0.87, 12)
       expect(m.seed_mean_sd).toBeCloseTo(0.337998, 6)
       // identical attempts: no variance within seeds
@@ -244,7 +265,10 @@ describe("SummaryAccumulator", () => {
       expect(m.mean_score).toBe(0.5)
       expect(m.stderr).toBeCloseTo(0.2041241, 7)
       expect(m.df).toBe(3)
-      expect(m.ci95![1] - 0.5).toBeCloseTo(0.6496047, 6)
+      // Wilson's interval over the effective sample size 0.25 / SE² = 6 with t₃ = 3.1824: 0.103778–0.896222
+      // (Student's t would give 0.5 ± 0.6496047, past both ends of [0, 1]).
+      expect(m.ci95![0]).toBeCloseTo(0.1037777, 6)
+      expect(m.ci95![1]).toBeCloseTo(0.8962223, 6)
       expect(m.seed_mean_sd).toBeCloseTo(0.4082483, 7)
       expect(m.within_seed_share).toBeCloseTo(0.5, 12)
     })

@@ -55,6 +55,19 @@ export const formatEstimate = (
   return { mean: at(mean), half: rounded.toFixed(decimals), at }
 }
 
+/**
+ * A summary's mean and its 95% interval, to the precision the interval supports: `mean` carries `± half` when the
+ * interval is Student's t around it, not when it is Wilson's (pass/fail scores), which is not symmetric.
+ */
+export const formatMeanInterval = (
+  mean: number,
+  ci95: readonly [number, number],
+  interval: "student_t" | "wilson",
+): { readonly mean: string; readonly low: string; readonly high: string } => {
+  const e = formatEstimate(mean, (ci95[1] - ci95[0]) / 2)
+  return { mean: interval === "wilson" ? e.mean : `${e.mean} ± ${e.half}`, low: e.at(ci95[0]), high: e.at(ci95[1]) }
+}
+
 /** Width as Python's `len` counts it (code points), so columns line up the same as synth-ai's. */
 export const displayWidth = (text: string): number => {
   if (!/[\uD800-\uDFFF]/.test(text)) return text.length

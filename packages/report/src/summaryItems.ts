@@ -1,7 +1,7 @@
 import type { BootstrapEstimate, GraderTrust, JudgesAgreement, RunSummary, ScoreMetrics } from "@proctor/core"
 import {
-  formatEstimate,
   formatInteger,
+  formatMeanInterval,
   formatMs,
   formatNumber,
   formatSignificant,
@@ -25,9 +25,8 @@ const sampleSize = (m: ScoreMetrics): string =>
 const score = (m: ScoreMetrics): string => {
   if (m.mean_score === null) return "- (no scored rollouts)"
   if (m.ci95 === null) return `${formatNumber(m.mean_score)} (${sampleSize(m)}; too few to bound)`
-  const [lo, hi] = m.ci95
-  const e = formatEstimate(m.mean_score, (hi - lo) / 2)
-  return `${e.mean} ± ${e.half} (95% CI ${e.at(lo)} – ${e.at(hi)}; ${sampleSize(m)}; ${errorBarBasis(m)})`
+  const e = formatMeanInterval(m.mean_score, m.ci95, m.interval)
+  return `${e.mean} (95% CI ${e.low} – ${e.high}; ${sampleSize(m)}; ${errorBarBasis(m)})`
 }
 
 /** Per-seed mean scores: how much seeds differ, and how much of the variance more attempts could remove. */
@@ -190,8 +189,8 @@ const lengthItems = (l: NonNullable<RunSummary["length_stats"]>): Array<readonly
 const withErrorsScore = (m: ScoreMetrics): string => {
   if (m.mean_score === null) return "-"
   if (m.ci95 === null) return `${formatNumber(m.mean_score)} (n=${m.count})`
-  const e = formatEstimate(m.mean_score, (m.ci95[1] - m.ci95[0]) / 2)
-  return `${e.mean} ± ${e.half} (n=${m.count})`
+  const e = formatMeanInterval(m.mean_score, m.ci95, m.interval)
+  return m.interval === "wilson" ? `${e.mean} (95% CI ${e.low} – ${e.high}; n=${m.count})` : `${e.mean} (n=${m.count})`
 }
 
 /** The summary as labelled lines, shared by the terminal block and the markdown table. */

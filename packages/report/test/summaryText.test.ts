@@ -67,14 +67,15 @@ describe("formatSummaryText", () => {
   })
 
   it("reports a clustered error bar with the seeds behind it and the per-seed spread", () => {
-    // 100 seeds × 2 identical attempts, 87 seeds passing: ±0.067 clustered by seed (core's Summary test
-    // derives it by hand), where independent rollouts would claim ±0.047.
+    // 100 seeds × 2 identical attempts, 87 seeds passing: Wilson's interval over the clustered error's effective
+    // sample of 99, 0.789–0.923 (core's Summary test derives it by hand), where independent rollouts would claim
+    // half that width's 0.047.
     const results = Array.from({ length: 200 }, (_, i) =>
       result({ seed: i >> 1, attempt: i & 1, score: i >> 1 < 87 ? 1 : 0 }),
     )
     const text = formatSummaryText(summaryOf(results, { attempts: 2, passThreshold: 1 }))
     expect(text).toContain(
-      "  score             0.870 ± 0.067 (95% CI 0.803 – 0.937; n=200 rollouts over 100 seeds; clustered by seed: 100 clusters)\n",
+      "  score             0.870 (95% CI 0.789 – 0.923; n=200 rollouts over 100 seeds; clustered by seed: 100 clusters)\n",
     )
     expect(text).toContain(
       "  seeds             per-seed mean 0.87 · sd 0.338 across seeds · 0% of the variance within seeds\n",

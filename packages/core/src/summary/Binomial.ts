@@ -9,3 +9,15 @@ export const binomialCdf = (k: number, n: number, p: number): number => {
   if (k >= n) return 1
   return regularizedBeta(1 - p, n - k, k + 1)
 }
+
+/**
+ * Wilson's score interval for a proportion `p` observed over `n` trials, with `critical` the two-sided critical value
+ * (1.96 for 95%): inside [0, 1] always, and not of zero width when `p` is 0 or 1, where the normal interval is.
+ * `n` may be an effective sample size (a clustered design's, p(1 − p) / stderr²), as for survey proportions.
+ */
+export const wilsonInterval = (p: number, n: number, critical: number): readonly [number, number] => {
+  const c2n = (critical * critical) / n
+  const centre = (p + c2n / 2) / (1 + c2n)
+  const half = (critical * Math.sqrt((p * (1 - p)) / n + c2n / (4 * n))) / (1 + c2n)
+  return [Math.max(0, centre - half), Math.min(1, centre + half)]
+}

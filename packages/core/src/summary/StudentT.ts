@@ -5,7 +5,8 @@ const T_975 = [
   12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.306, 2.2622, 2.2281, 2.201, 2.1788, 2.1604, 2.1448, 2.1314,
   2.1199, 2.1098, 2.1009, 2.093, 2.086, 2.0796, 2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423,
 ]
-const Z_975 = 1.959963984540054
+/** The two-sided 95% critical value of the normal distribution. */
+export const Z_975 = 1.959963984540054
 
 /**
  * The t value of a two-sided 95% interval with `df` degrees of freedom, as printed t tables give it (four

@@ -34,8 +34,14 @@ export const ScoreMetrics = Schema.Struct({
   mean_score: NullableNumber,
   /** The standard error of `mean_score` by `estimator`; null below two clusters (two scores for the CLT). */
   stderr: NullableNumber,
-  /** Student-t 95% interval of the mean with `df` degrees of freedom. */
+  /** The 95% interval of the mean, of the kind `interval` names; null below two clusters. */
   ci95: Schema.NullOr(Schema.Tuple(Schema.Number, Schema.Number)),
+  /**
+   * `student_t`: the mean ± t(df) · stderr. `wilson`, when every score is 0 or 1: Wilson's score interval, inside
+   * [0, 1] and not of zero width when all passed or all failed; over the rollouts with z when they are independent,
+   * else over the effective sample size p(1 − p) / stderr² with t(df). Summaries written before this field are t.
+   */
+  interval: Schema.optionalWith(Schema.Literal("student_t", "wilson"), { default: () => "student_t" }),
   /** Share of rollouts with `score >= pass_threshold`. */
   pass_rate: NullableNumber,
   min: NullableNumber,

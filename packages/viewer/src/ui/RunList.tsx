@@ -10,11 +10,13 @@ const byStartDescending = (runs: ReadonlyArray<RunHead>): Array<RunHead> =>
     return x === y ? a.index - b.index : y > x ? 1 : -1
   })
 
-/** Mean ± half the 95% CI, as the summary's numbers allow. */
+/** Mean ± half the 95% CI, as the summary's numbers allow; Wilson's interval (pass/fail scores) is not symmetric, so it is given whole. */
 const scoreWithCi = (run: RunHead): string => {
   const metrics = run.summary?.metrics
   if (metrics === undefined || metrics.mean_score === null) return MISSING
   if (metrics.ci95 === null) return fixed(metrics.mean_score)
+  if (metrics.interval === "wilson")
+    return `${fixed(metrics.mean_score)} (${fixed(metrics.ci95[0])}–${fixed(metrics.ci95[1])})`
   return `${fixed(metrics.mean_score)} ± ${fixed((metrics.ci95[1] - metrics.ci95[0]) / 2)}`
 }
 

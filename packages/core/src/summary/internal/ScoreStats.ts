@@ -1,4 +1,5 @@
-import { tCritical95 } from "../StudentT.js"
+import { wilsonInterval } from "../Binomial.js"
+import { tCritical95, Z_975 } from "../StudentT.js"
 import type { ScoreMetrics, StderrEstimator } from "../Summary.js"
 import { GroupTotals } from "./GroupTotals.js"
 
@@ -35,6 +36,8 @@ export class ScoreStats {
   private min = Number.POSITIVE_INFINITY
   private max = Number.NEGATIVE_INFINITY
   private seedFallbacks = 0
+  /** Every score so far 0 or 1: the mean is a proportion, and its interval Wilson's. */
+  private binary = true
   /** Null with one attempt per seed: every rollout is then its own seed. */
   private readonly seeds: GroupTotals<number> | null
   /** Null for the CLT; the same object as `seeds` when clustering by seed. */
@@ -56,6 +59,7 @@ export class ScoreStats {
   /** `cluster` is the rollout's value of the `cluster_by` key; without one the rollout is its seed's cluster. */
   add(score: number, passed: boolean, seed: number, cluster: string | undefined): void {
     this.count++
+    if (score !== 0 && score !== 1) this.binary = false
     if (passed) this.passed++
     const delta = score - this.mean
     this.mean += delta / this.count
@@ -78,6 +82,7 @@ export class ScoreStats {
         mean_score: null,
         stderr: null,
         ci95: null,
+        interval: "student_t",
         pass_rate: null,
         min: null,
         max: null,
@@ -94,13 +99,14 @@ export class ScoreStats {
     const mean = this.mean
     const { stderr, clusters } = this.standardError()
     const df = stderr === null ? null : clusters - 1
-    const half = stderr === null || df === null ? null : tCritical95(df) * stderr
+    const interval = this.binary ? "wilson" : "student_t"
     const seeds = this.seedSpread()
     return {
       count: n,
       mean_score: mean,
       stderr,
-      ci95: half === null ? null : [mean - half, mean + half],
+      ci95: stderr === null || df === null ? null : this.interval95(mean, stderr, df),
+      interval,
       pass_rate: this.passed / n,
       min: this.min,
       max: this.max,
@@ -113,6 +119,21 @@ export class ScoreStats {
       within_seed_share: seeds.withinShare,
       seed_fallbacks: this.seedFallbacks,
     }
+  }
+
+  /**
+   * Student's t around the mean; for pass/fail scores Wilson's, which stays inside [0, 1] and is not of zero width
+   * when every rollout passed or failed: over the rollouts with z when they are independent, else over the effective
+   * sample size p(1 − p) / stderr² (the clusters' count when every score is the same) with t on the clusters' df.
+   */
+  private interval95(mean: number, stderr: number, df: number): readonly [number, number] {
+    if (!this.binary) {
+      const half = tCritical95(df) * stderr
+      return [mean - half, mean + half]
+    }
+    if (this.clusters === null) return wilsonInterval(mean, this.count, Z_975)
+    const effective = stderr > 0 ? Math.min(this.count, (mean * (1 - mean)) / stderr ** 2) : this.clusters.size
+    return wilsonInterval(mean, effective, tCritical95(df))
   }
 
   /**
