@@ -71,7 +71,7 @@ export const RunList = ({ runs, runHref, compareHref }: RunListProps) => {
             <th>started</th>
             <th>app</th>
             <th>model</th>
-            <th>score ± 95% CI</th>
+            <th>score, 95% CI</th>
             <th>rollouts</th>
             <th>errors</th>
             <th>cost</th>
