@@ -135,6 +135,8 @@ export const pricingReference = (): string => {
       '`"provider/model"` (or `"model"` for any provider), which win over the table; a file may also hold the',
       'map under `"models"` beside notes of its own. A provider the table does not know that the file prices',
       "(`local/…`, a gateway) is priced from the file alone. The [models guide](../guide/models#prices) runs one.",
+      "The summary's `cost` line then names the file's prices first: `prices: 2 given prices first, then …`",
+      "(`proctor eval` and `proctor eval grid`, and `evaluate()`'s `pricing`).",
       "",
       "```json",
       '{ "openai/my-finetune": { "input": 3e-7, "output": 1.2e-6, "cached_input": 1.5e-7 }, "baseline": { "input": 1e-7, "output": 2e-7 } }',

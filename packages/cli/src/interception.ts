@@ -47,11 +47,12 @@ export const embeddedInterception = (
     const upstream = settings.enabled ? policyUpstream(config, env) : null
     if (upstream === null) return undefined
     const { pricingOverrides, modelRateLimits, onCall } = settings
+    const pricing = yield* Pricing.make(pricingOverrides)
     const interceptor = yield* Interceptor.make({
-      priceCall: (yield* Pricing.make(pricingOverrides)).costOf,
+      priceCall: pricing.costOf,
       rateGate: localRateGate({ limits: modelRateLimits }),
       onCall,
       cacheDir: responseCacheDirOf(config, env),
     })
-    return { interceptor, upstream, url: yield* serveInterceptor(interceptor) }
+    return { interceptor, upstream, url: yield* serveInterceptor(interceptor), priceTable: pricing.table() }
   })

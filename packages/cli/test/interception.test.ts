@@ -97,6 +97,10 @@ describe("proctor eval through the embedded interceptor", () => {
     expect(summary.cost_usd.total).toBeCloseTo(total, 10)
     const correct = results.filter((r) => r.score === 1).length
     expect(summary.cost_usd.per_correct).toBeCloseTo(total / correct, 10)
+    // The summary names the file's prices first: they, not the maintained table, priced these calls.
+    expect(summary.cost_usd.price_table).toBe(
+      "1 given price first, then @pydantic/genai-prices 0.1.8 (bundled), 2026-09-23",
+    )
   }, 120_000)
 
   // undici's HTTP parser is WebAssembly; V8 recompiled it with TurboFan after the first response, on a

@@ -80,6 +80,20 @@ describe("Pricing.lookup", () => {
   })
 })
 
+describe("Pricing.table", () => {
+  it("names the maintained table, after the given prices when there are any", async () => {
+    const price = { input: 1e-7, output: 2e-7 }
+    const given = await Effect.runPromise(
+      Pricing.make([
+        { provider: "local", model: "baseline", price },
+        { provider: null, model: "house-model", price },
+      ]),
+    )
+    expect(pricing.table()).toBe("@pydantic/genai-prices 0.1.8 (bundled), 2026-09-23")
+    expect(given.table()).toBe("2 given prices first, then @pydantic/genai-prices 0.1.8 (bundled), 2026-09-23")
+  })
+})
+
 describe("Pricing.costOf", () => {
   it("prices prompt and completion tokens", () => {
     const cost = pricing.costOf("openai", "gpt-4o-mini", usage({ prompt_tokens: 1000, completion_tokens: 500 }))

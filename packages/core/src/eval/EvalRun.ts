@@ -141,7 +141,18 @@ const execute = (runId: string, dir: string, options: EvalRunOptions) =>
     const { config, control, events, retryErrors, taskIdOf } = options
     const calls = options.interception?.interceptor.calls
     const judgeObservations = judgeObservationsOf(options)
-    const run = runRollouts({ runId, config, control, events, retryErrors, taskIdOf, budget, judgeObservations }).pipe(
+    const priceTable = options.interception?.priceTable
+    const run = runRollouts({
+      runId,
+      config,
+      control,
+      events,
+      retryErrors,
+      taskIdOf,
+      budget,
+      judgeObservations,
+      priceTable,
+    }).pipe(
       Effect.provide(solverWithInterception.pipe(Layer.provideMerge(RunDirectoryStoreLayer(dir, options.config)))),
     )
     return yield* calls === undefined || events === undefined

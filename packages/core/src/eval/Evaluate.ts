@@ -214,9 +214,10 @@ const openRun = (config: EvalRunConfig, runDir: string | undefined) =>
 const runInterceptor = (pricing: PricingOverrides | string | undefined) =>
   Effect.gen(function* () {
     const overrides = typeof pricing === "string" ? yield* loadPricingFile(pricing) : (pricing ?? [])
-    const interceptor = yield* Interceptor.make({ priceCall: (yield* Pricing.make(overrides)).costOf })
+    const prices = yield* Pricing.make(overrides)
+    const interceptor = yield* Interceptor.make({ priceCall: prices.costOf })
     yield* serveInterceptor(interceptor)
-    return interceptor
+    return { interceptor, priceTable: prices.table() }
   })
 
 /** Where the solver's calls are forwarded: `model`'s base URL, with its key. */
@@ -275,8 +276,9 @@ const evaluation = <T extends { readonly id: TaskId }, S>(
       // What a killed session of this run left behind goes before any new sandbox starts.
       if (runtime !== undefined && run.resumed) yield* runtime.prune(run.runId)
       const shared = yield* sharedState(options.setup, options.teardown)
-      const interceptor =
+      const intercepted =
         options.model === undefined && config.judge === undefined ? undefined : yield* runInterceptor(options.pricing)
+      const interceptor = intercepted?.interceptor
       const judges =
         interceptor === undefined
           ? Layer.succeed(RunJudges, RunJudges.none)
@@ -298,7 +300,8 @@ const evaluation = <T extends { readonly id: TaskId }, S>(
           : interceptedLayer({ interceptor, upstream: yield* modelUpstream(config, options.model) }).pipe(
               Layer.provide(solver),
             )
-      return yield* runRollouts({ runId: run.runId, config, control, events, taskIdOf: table.idOf }).pipe(
+      const priceTable = intercepted?.priceTable
+      return yield* runRollouts({ runId: run.runId, config, control, events, taskIdOf: table.idOf, priceTable }).pipe(
         Effect.provide(solverLayer.pipe(Layer.provideMerge(RunDirectoryStoreLayer(run.dir, config)))),
       )
     }),

@@ -8,6 +8,7 @@ import { type GenaiPrices, loadGenaiPrices } from "./internal/genaiPrices.js"
 import { isMaintainedProvider, maintainedPrice } from "./internal/maintainedPrice.js"
 import { modelCandidates } from "./internal/modelCandidates.js"
 import { providerAliases } from "./internal/providerAliases.js"
+import { activePriceTable, priceTableLine } from "./PriceTable.js"
 
 export { providerAliases } from "./internal/providerAliases.js"
 
@@ -31,6 +32,11 @@ export interface PricingService {
   readonly lookup: (provider: string | null, model: string) => ModelPrice | undefined
   /** Cost of one call in USD; null when the model has no known price or there is no usage (never 0 then). */
   readonly costOf: (provider: string | null, model: string | null, usage: TokenUsage | null) => number | null
+  /**
+   * The prices calls are priced from, as a run's summary names them: the maintained table in force
+   * (`priceTableLine`), after the given prices when there are any.
+   */
+  readonly table: () => string
 }
 
 const count = (n: number | null): number | null => (n !== null && Number.isFinite(n) && n >= 0 ? n : null)
@@ -153,6 +159,11 @@ const makePricing = (genai: GenaiPrices, overrides: PricingOverrides): PricingSe
       if (model === null || usage === null) return null
       const price = lookup(provider, model)
       return price === undefined ? null : costOfUsage(price, usage)
+    },
+    table: () => {
+      const maintained = priceTableLine(activePriceTable())
+      if (overrides.length === 0) return maintained
+      return `${overrides.length} given price${overrides.length === 1 ? "" : "s"} first, then ${maintained}`
     },
   }
 }

@@ -43,6 +43,8 @@ export interface RunnerOptions {
   readonly budget?: RunBudget | null | undefined
   /** The run's model graders' verdicts, collected for the summary's `judge_trust` (earlier sessions' included). */
   readonly judgeObservations?: JudgeObservations | undefined
+  /** The prices its model calls were priced from (`PricingService.table`); default: the maintained table in force. */
+  readonly priceTable?: string | undefined
 }
 
 export interface RunOutcome {
@@ -437,6 +439,7 @@ export const runRollouts = Effect.fn("Runner.runRollouts")(function* (options: R
     retriedErrors,
     budgetStop,
     judgeTrust: judged?.trust(),
+    priceTable: options.priceTable,
   })
   yield* store.saveSummary(result)
   const interrupted = missingKeys.length > 0 && (control.isStopRequested() || budgetStop !== null)

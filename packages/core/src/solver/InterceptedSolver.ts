@@ -15,6 +15,8 @@ export interface InterceptionOptions {
    * tries are recorded too: they were made, and may have been paid for.
    */
   readonly recordCalls: (calls: ReadonlyArray<ModelCall>) => Effect.Effect<void>
+  /** The prices the interceptor's calls are priced from, as the summary names them (`PricingService.table`). */
+  readonly priceTable?: string | undefined
 }
 
 const totalCost = (values: ReadonlyArray<number | null>): number | null =>

@@ -179,7 +179,10 @@ export const RunSummary = Schema.Struct({
     rollouts_priced: Schema.Number,
     /** The part of `total` spent by the model calls of rollouts that errored (null: no priced calls recorded). */
     spent_on_errors: Schema.optionalWith(NullableNumber, { default: () => null }),
-    /** The price table the calls were priced from and its date, e.g. `@pydantic/genai-prices 0.1.8 (bundled), 2026-09-23`. */
+    /**
+     * The prices the calls were priced from: the maintained table and its date, e.g. `@pydantic/genai-prices 0.1.8
+     * (bundled), 2026-09-23`, after the given prices (`--pricing`) when the run had any: `2 given prices first, then …`.
+     */
     price_table: Schema.optional(Schema.String),
   }),
   retries: Schema.Number,
@@ -363,6 +366,8 @@ export class SummaryAccumulator {
     readonly judgeTrust?: JudgeTrust | null | undefined
     /** The budget that stopped the run taking rollouts, if one did. */
     readonly budgetStop?: BudgetStop | null | undefined
+    /** The prices its model calls were priced from (`PricingService.table`); default: the maintained table in force. */
+    readonly priceTable?: string | undefined
   }): RunSummary {
     const calls = info.callSpending !== undefined && info.callSpending.calls > 0 ? info.callSpending : null
     const completed = this.ok + this.errored
@@ -412,7 +417,7 @@ export class SummaryAccumulator {
         mean_per_rollout: this.priced > 0 ? roundUsd(this.cost / this.priced) : null,
         per_correct: this.priced > 0 && this.correct > 0 ? roundUsd(this.cost / this.correct) : null,
         rollouts_priced: this.priced,
-        price_table: priceTableLine(activePriceTable()),
+        price_table: info.priceTable ?? priceTableLine(activePriceTable()),
       },
       retries: this.retries,
       retried_errors: info.retriedErrors ?? 0,
