@@ -66,9 +66,11 @@ describe("proctor eval --otlp-endpoint", () => {
     expect(result.code, result.stderr).toBe(0)
     const calls = Either.getOrThrow(decodeModelCalls(readJsonl(join(runDir, "model_calls.jsonl"))))
     const results = readJsonl(join(runDir, "results.jsonl")) as Array<EvalResult>
-    // The summary names the price table and its date (no kept copy here: the bundled one).
+    // The summary names the prices: --pricing's first, then the table and its date (no kept copy here: the bundled one).
     const { summary } = JSON.parse(result.stdout) as { summary: { cost_usd: { price_table?: string } } }
-    expect(summary.cost_usd.price_table).toBe("@pydantic/genai-prices 0.1.8 (bundled), 2026-09-23")
+    expect(summary.cost_usd.price_table).toBe(
+      "1 given price first, then @pydantic/genai-prices 0.1.8 (bundled), 2026-09-23",
+    )
     expect(result.stderr).toContain(`otlp: ${calls.length + SEEDS} spans sent to ${collector.url}/v1/traces`)
     await waitFor("every span", () => collector.spans.length >= calls.length + SEEDS)
     expect(collector.refused).toEqual([])
