@@ -181,7 +181,8 @@ export const RunSummary = Schema.Struct({
     spent_on_errors: Schema.optionalWith(NullableNumber, { default: () => null }),
     /**
      * The prices the calls were priced from: the maintained table and its date, e.g. `@pydantic/genai-prices 0.1.8
-     * (bundled), 2026-09-23`, after the given prices (`--pricing`) when the run had any: `2 given prices first, then …`.
+     * (bundled), 2026-09-23`, after the given prices when the run had any (`proctor eval --pricing`, `evaluate()`'s
+     * `pricing`): `2 given prices first, then …`. A job server's summaries name the table alone, `serve --pricing` or not.
      */
     price_table: Schema.optional(Schema.String),
   }),
