@@ -7,6 +7,7 @@ import { makeDockerImages } from "./internal/dockerImages.js"
 import {
   LABEL_OPENER,
   LABEL_OWNER,
+  LABEL_OWNER_GROUP,
   LABEL_RUN,
   LABEL_SANDBOX,
   openDockerSandbox,
@@ -15,14 +16,23 @@ import {
 import { defaultRelayProgram, type RelayProgram } from "./internal/interceptorRelay.js"
 import { openerMayRun } from "./internal/openerProcess.js"
 
+/** A process whose sandboxes another process may have to remove: a job server's worker, in its cluster. */
+export interface SandboxOwner {
+  /** The process (a worker's id): `proctor.owner`. */
+  readonly id: string
+  /** Where it and the processes that prune after it meet (a cluster): `proctor.owner_group`. */
+  readonly group: string
+}
+
 export interface DockerRuntimeOptions {
   /** The daemon's socket; default `/var/run/docker.sock`. */
   readonly socketPath?: string | undefined
   /**
-   * Labels every container with the process that opens it (`proctor.owner`), so `pruneOrphans` can tell the
-   * containers of a killed process from those of live ones sharing the daemon. A job server's worker sets it.
+   * Labels every container with the process that opens it and its group, so `pruneOrphans` can tell the
+   * containers of a killed member of the group from those of live ones; another group's are never its to remove.
+   * A job server's worker sets it. Absent: containers carry no owner and `pruneOrphans` removes none.
    */
-  readonly owner?: string | undefined
+  readonly owner?: SandboxOwner | undefined
   /** What relays a container's loopback to its interceptor: default `socat` when installed, else Node. */
   readonly relay?: RelayProgram | undefined
   /**
@@ -91,7 +101,8 @@ const make = (options: DockerRuntimeOptions = {}): Effect.Effect<SandboxRuntimeS
     })
 
     const pruneOrphans = Effect.fn("DockerRuntime.pruneOrphans")(function* (liveOwners: ReadonlySet<string>) {
-      const containers = yield* containersLabelled(LABEL_OWNER)
+      if (options.owner === undefined) return 0
+      const containers = yield* containersLabelled(`${LABEL_OWNER_GROUP}=${options.owner.group}`)
       return yield* removeAll(containers.filter((container) => !liveOwners.has(container.Labels?.[LABEL_OWNER] ?? "")))
     })
 

@@ -67,6 +67,49 @@ describe("docker: images", () => {
   )
 })
 
+describe("docker: orphans of killed owners", () => {
+  it.live("pruneOrphans removes its group's sandboxes whose owner is not live, never another group's", () =>
+    Effect.gen(function* () {
+      const group = newRunId()
+      const runId = newRunId()
+      const image = { _tag: "Named", name: "proctor-busybox" } as const
+      const live = yield* DockerRuntime.make({ owner: { id: "live", group } })
+      const unowned = yield* DockerRuntime.make()
+      const openers = [
+        live,
+        yield* DockerRuntime.make({ owner: { id: "gone", group } }),
+        // Another cluster's worker on the same daemon, not live in this one's eyes: not this group's to remove.
+        yield* DockerRuntime.make({ owner: { id: "gone", group: `${group}-other` } }),
+        unowned,
+      ]
+      for (const runtime of openers) yield* runtime.open(specFor(runId, image))
+      const owners = () =>
+        execFileSync(
+          "docker",
+          [
+            "ps",
+            "-a",
+            "--filter",
+            `label=proctor.run=${runId}`,
+            "--format",
+            '{{.Label "proctor.owner"}}@{{.Label "proctor.owner_group"}}',
+          ],
+          { encoding: "utf8" },
+        )
+          .split("\n")
+          .filter(Boolean)
+          .sort()
+      expect(owners()).toEqual(["@", `gone@${group}`, `gone@${group}-other`, `live@${group}`])
+
+      expect(yield* live.pruneOrphans!(new Set(["live"]))).toBe(1)
+      expect(owners()).toEqual(["@", `gone@${group}-other`, `live@${group}`])
+      // A runtime without an owner belongs to no group, and prunes nothing.
+      expect(yield* unowned.pruneOrphans!(new Set())).toBe(0)
+      expect(owners()).toHaveLength(3)
+    }).pipe(Effect.scoped),
+  )
+})
+
 /**
  * A stand-in for a wedged daemon, which cannot be made on demand: a socket that forwards to the real daemon's,
  * except that a request whose first line matches `hold` is neither forwarded nor ever answered, as dockerd

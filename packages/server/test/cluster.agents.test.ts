@@ -66,6 +66,9 @@ describe("agent jobs on a cluster: 2 API replicas, 3 workers, Docker sandboxes",
     await cluster?.cleanup()
     cluster = null
     killAll()
+    // The orphans the test planted: one, of another cluster, is meant to outlive the cluster.
+    const planted = containersLabelled(`proctor.owner=${hostname()}-0-gone`)
+    if (planted.length > 0) execFileSync("docker", ["rm", "-f", ...planted])
   })
 
   it("oracle over the example tasks, a worker killed with SIGKILL mid-job: every key once, no container left", {
@@ -91,19 +94,26 @@ describe("agent jobs on a cluster: 2 API replicas, 3 workers, Docker sandboxes",
     expect((await victim.exited).signal).toBe("SIGKILL")
     // The victim may have been removing its last container when killed (Docker finishes a removal it was asked
     // for), so the orphan the live workers must find is also planted: a container of the job's image, labelled
-    // as a sandbox of a worker that is gone.
-    const image = execFileSync(
+    // as a sandbox of a worker of this cluster that is gone.
+    const [image, group] = execFileSync(
       "docker",
-      ["ps", "-a", "--filter", `label=proctor.run=${jobId}`, "--format", "{{.Image}}"],
-      {
-        encoding: "utf8",
-      },
-    ).split("\n")[0]!
-    execFileSync("docker", [
-      "create",
-      ...["--label", "proctor.sandbox=1", "--label", `proctor.run=${jobId}`],
-      ...["--label", `proctor.owner=${hostname()}-0-gone`, "--network", "none", image],
-    ])
+      ["ps", "-a", "--filter", `label=proctor.run=${jobId}`, "--format", '{{.Image}} {{.Label "proctor.owner_group"}}'],
+      { encoding: "utf8" },
+    )
+      .split("\n")[0]!
+      .split(" ")
+    expect(group).toContain(cluster.prefix)
+    const plantOrphan = (runId: string, ownerGroup: string) =>
+      execFileSync("docker", [
+        "create",
+        ...["--label", "proctor.sandbox=1", "--label", `proctor.run=${runId}`],
+        ...["--label", `proctor.owner=${hostname()}-0-gone`, "--label", `proctor.owner_group=${ownerGroup}`],
+        ...["--network", "none", image!],
+      ])
+    plantOrphan(jobId, group!)
+    // A gone worker's sandbox of another cluster sharing the daemon: not this cluster's workers' to remove.
+    const otherRun = `other-cluster-${jobId}`
+    plantOrphan(otherRun, `${group}-other`)
 
     expect(await run.exited, run.output()).toBe(0)
     const { body } = await cluster.client().get(`/api/eval/jobs/${jobId}/results`)
@@ -130,6 +140,8 @@ describe("agent jobs on a cluster: 2 API replicas, 3 workers, Docker sandboxes",
         ? true
         : undefined,
     )
+    // Those workers have pruned since, and left the other cluster's sandbox alone.
+    expect(containersLabelled(`proctor.run=${otherRun}`)).toHaveLength(1)
   })
 
   it("a job whose tasks are not on the workers' machines fails with the line that says so", {

@@ -10,6 +10,7 @@ import {
   type SandboxSpec,
 } from "@proctor/core"
 import { Effect } from "effect"
+import type { SandboxOwner } from "../DockerRuntime.js"
 import { CommandOutput } from "./CommandOutput.js"
 import { DaemonTimeoutError, type DockerApi, DockerApiError } from "./DockerApi.js"
 import { containerGone, dockerCall, sandboxError } from "./dockerErrors.js"
@@ -25,6 +26,8 @@ export const LABEL_RUN = "proctor.run"
 export const LABEL_ROLLOUT = "proctor.rollout"
 /** The process that opened the container (a job server's worker): its sandboxes outlive it only if it was killed. */
 export const LABEL_OWNER = "proctor.owner"
+/** The owners' group (a job server's cluster): only its members prune the sandboxes its killed members left. */
+export const LABEL_OWNER_GROUP = "proctor.owner_group"
 /** The process that opened the container (`openerProcess`): a prune leaves it while that process runs. */
 export const LABEL_OPENER = "proctor.opener"
 
@@ -35,7 +38,7 @@ interface ContainerState {
 }
 
 /** The container's create body: no network, bounded memory (no swap), pids and CPU, an init reaping orphans. */
-const createBody = (spec: SandboxSpec, image: string, workdir: string, owner: string | undefined) => {
+const createBody = (spec: SandboxSpec, image: string, workdir: string, owner: SandboxOwner | undefined) => {
   const limits = effectiveLimits(spec.limits)
   return {
     Image: image,
@@ -48,7 +51,7 @@ const createBody = (spec: SandboxSpec, image: string, workdir: string, owner: st
       [LABEL_RUN]: spec.labels.runId,
       [LABEL_ROLLOUT]: spec.labels.rolloutId,
       [LABEL_OPENER]: openerProcess(),
-      ...(owner === undefined ? {} : { [LABEL_OWNER]: owner }),
+      ...(owner === undefined ? {} : { [LABEL_OWNER]: owner.id, [LABEL_OWNER_GROUP]: owner.group }),
     },
     HostConfig: {
       NetworkMode: "none",
@@ -67,7 +70,7 @@ export const openDockerSandbox = (
   docker: DockerApi,
   spec: SandboxSpec,
   image: string,
-  owner: string | undefined,
+  owner: SandboxOwner | undefined,
   relay: RelayProgram,
 ) =>
   Effect.gen(function* () {

@@ -45,6 +45,16 @@ export const redisHostOf = (url: string): string => {
 }
 
 /**
+ * Names the cluster on the machines it runs on: its Redis server, database and prefix, without the URL's
+ * credentials. Its workers label their Docker sandboxes with it, so that a worker prunes only the orphans of its own
+ * cluster, never the sandboxes of another cluster (or another `--redis-prefix`) sharing the daemon.
+ */
+export const clusterName = (settings: ClusterSettings): string => {
+  const database = URL.canParse(settings.redisUrl) ? new URL(settings.redisUrl).pathname.slice(1) || "0" : "0"
+  return `${redisHostOf(settings.redisUrl)}/${database}/${settings.prefix}`
+}
+
+/**
  * A Redis connection as BullMQ needs it (`maxRetriesPerRequest: null`: commands wait out a Redis restart instead
  * of failing), reconnecting forever with a short backoff.
  */

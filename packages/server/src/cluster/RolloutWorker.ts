@@ -36,7 +36,14 @@ import { RolloutStore, type RolloutStoreService } from "../jobs/RolloutStore.js"
 import { SandboxRuntimes } from "../jobs/SandboxRuntimes.js"
 import { storedStats, storeJobEnd } from "../jobs/storeJobEnd.js"
 import { orStartError, type StartError } from "../lifetime/StartError.js"
-import { ClusterBus, type ClusterSettings, ROLLOUT_QUEUE, redisConnection, workersKey } from "./ClusterBus.js"
+import {
+  ClusterBus,
+  type ClusterSettings,
+  clusterName,
+  ROLLOUT_QUEUE,
+  redisConnection,
+  workersKey,
+} from "./ClusterBus.js"
 import { ClusterStore } from "./ClusterStore.js"
 import { Batcher } from "./internal/Batcher.js"
 import { LIVE_FLUSH_MS, LiveRunFeed } from "./LiveRunFeed.js"
@@ -153,7 +160,10 @@ const workerLayer = (options: RolloutWorkerOptions, id: string) => {
   })
   const withInterceptor =
     options.intercept === false ? services : Layer.merge(services, interceptorLayer.pipe(Layer.provide(services)))
-  const withSandboxes = Layer.merge(withInterceptor, SandboxRuntimes.layer({ owner: id }))
+  const withSandboxes = Layer.merge(
+    withInterceptor,
+    SandboxRuntimes.layer({ owner: { id, group: clusterName(options.cluster) } }),
+  )
   return Layer.merge(withSandboxes, JobRuntime.layer(options).pipe(Layer.provide(withSandboxes)))
 }
 
@@ -408,8 +418,9 @@ export const rolloutWorker = (
       void pruneOrphans()
     }
     /**
-     * Sandboxes a killed worker left on this machine (Docker's containers outlive it) are removed by any worker
-     * sharing the machine's daemon, once the dead one has missed 3 beats; a restarted worker does it at its start.
+     * Sandboxes a killed worker left on this machine (Docker's containers outlive it) are removed by any worker of
+     * its cluster sharing the machine's daemon, once the dead one has missed 3 beats; a restarted worker does it at
+     * its start. Another cluster's workers on the daemon are not ours to judge: their sandboxes are left alone.
      */
     let pruning = false
     const pruneOrphans = async () => {

@@ -1,19 +1,23 @@
 import type { ConfigError, SandboxError, SandboxRuntimeName, SandboxRuntimeService } from "@proctor/core"
-import { sandboxRuntimeOf } from "@proctor/sandbox"
+import { type SandboxOwner, sandboxRuntimeOf } from "@proctor/sandbox"
 import { Context, Effect, Layer, Scope } from "effect"
 
 export interface SandboxRuntimesOptions {
   /**
-   * Labels this process's Docker sandboxes with its id (a worker's id), so that `pruneOrphans` elsewhere can tell
-   * them from those of a process that was killed. Absent: sandboxes carry no owner.
+   * Labels this process's Docker sandboxes with its id (a worker's id) and its cluster, so that `pruneOrphans` in
+   * another worker of the cluster can tell them from those of a process that was killed. Absent: sandboxes carry no
+   * owner, and this process prunes none.
    */
-  readonly owner?: string | undefined
+  readonly owner?: SandboxOwner | undefined
 }
 
 export interface SandboxRuntimesService {
   /** This process's runtime of that name: made on first use (Docker: its daemon checked), then shared by every job. */
   readonly get: (name: SandboxRuntimeName) => Effect.Effect<SandboxRuntimeService, ConfigError | SandboxError>
-  /** Removes the sandboxes on this machine whose owner is not in `liveOwners`, on the runtimes that can leave some. */
+  /**
+   * Removes the sandboxes on this machine of this process's cluster whose owner is not in `liveOwners`, on the
+   * runtimes that can leave some.
+   */
   readonly pruneOrphans: (liveOwners: ReadonlySet<string>) => Effect.Effect<number, ConfigError | SandboxError>
 }
 
