@@ -135,6 +135,18 @@ describe("compareMany: pass/fail with one attempt, McNemar's exact test and the 
     expect(c.variants.map((v) => v.top_group)).toEqual([true, true, false])
   })
 
+  it("bounds each variant's pass rate with Wilson's interval, inside [0, 1]", () => {
+    // scipy: stats.binomtest(k, 20).proportion_ci(0.95, "wilson"); Student's t would put a's upper bound at 1.05.
+    const reference = { a: [0.763868806553258, 0.9911185511992047], b: [0.2992980081982123, 0.7007019918017877] } as const
+    for (const label of ["a", "b"] as const) {
+      const v = c.variants.find((variant) => variant.label === label)!
+      expect(v.interval).toBe("wilson")
+      expect(v.ci95![0]).toBeCloseTo(reference[label][0], 10)
+      expect(v.ci95![1]).toBeCloseTo(reference[label][1], 10)
+    }
+    expect(formatGridComparisonText(c)).toContain("0.95 (0.76 – 0.99)")
+  })
+
   it("leaves out tasks some variant did not score, and counts its errors", () => {
     const errored = run(B.b, (seed) => (seed === 3 ? { status: "error", score: null, error: "boom" } : {}))
     const d = compareManyResults([
@@ -155,5 +167,44 @@ describe("compareMany: pass/fail with one attempt, McNemar's exact test and the 
     const markdown = formatGridComparisonMarkdown(c)
     expect(markdown).toContain("Best: `a`, `c`")
     expect(markdown).toContain("| a − b |")
+  })
+})
+
+describe("compareMany: pass/fail with attempts, each task one cluster", () => {
+  // 8 tasks × 2 attempts. By hand (Python, scipy 1.17 for t): task means m, p = mean(m) = 0.6875,
+  // se = sd(m, ddof=1)/√8 = 0.131526, effective n = min(16, p(1 − p)/se²) = 12.4194, and Wilson's interval over it
+  // with t_{0.975, 7} = 2.364624: 0.364552 – 0.894029 (Student's t: 0.376 – 0.999).
+  const attempts = [
+    [1, 1],
+    [1, 0],
+    [0, 0],
+    [1, 1],
+    [1, 1],
+    [0, 1],
+    [1, 1],
+    [1, 0],
+  ]
+  const rows = (scoreOf: (task: ReadonlyArray<number>, attempt: number) => number) =>
+    attempts.flatMap((task, seed) => task.map((_, attempt) => result({ seed, attempt, score: scoreOf(task, attempt) })))
+  const c = compareManyResults([
+    { label: "mixed", results: rows((task, attempt) => task[attempt]!) },
+    { label: "perfect", results: rows(() => 1) },
+  ])
+  const standing = (label: string) => c.variants.find((v) => v.label === label)!
+
+  it("gives Wilson's interval over the effective sample size, with t on the tasks' df", () => {
+    const mixed = standing("mixed")
+    expect(mixed.interval).toBe("wilson")
+    expect(mixed.mean).toBeCloseTo(0.6875, 12)
+    // proctor's 95% t value is the printed table's (2.365 at 7 df): equal to 3 decimals.
+    expect(mixed.ci95![0]).toBeCloseTo(0.364552, 3)
+    expect(mixed.ci95![1]).toBeCloseTo(0.894029, 3)
+  })
+
+  it("is not of zero width when every attempt passed: Wilson's over the tasks' count", () => {
+    // Wilson at p = 1 over n = 8 with t_{0.975, 7}: n / (n + t²) = 0.588605 – 1.
+    const perfect = standing("perfect")
+    expect(perfect.ci95![0]).toBeCloseTo(0.588605, 3)
+    expect(perfect.ci95![1]).toBe(1)
   })
 })

@@ -1,4 +1,4 @@
-import { type EvalResult, studentTQuantile } from "@proctor/core"
+import { type EvalResult, passRateInterval95, studentTQuantile } from "@proctor/core"
 import { COMPARE_ALPHA, type CompareTest, RunTotals } from "../compare.js"
 import { correlation, mcnemarExactP, pairedT } from "../internal/pairedStats.js"
 import { holm } from "./holm.js"
@@ -10,8 +10,13 @@ export interface GridStanding {
   readonly rank: number
   /** Mean over the common tasks of each task's mean score over its attempts. */
   readonly mean: number | null
-  /** Student-t 95% CI of `mean` over the tasks (each task one cluster of its attempts). */
+  /**
+   * 95% CI of `mean` over the tasks (each task one cluster of its attempts): Student's t, or Wilson's when every
+   * score is 0 or 1 (as a run's summary gives it), which stays inside [0, 1].
+   */
   readonly ci95: readonly [number, number] | null
+  /** Which interval `ci95` is. */
+  readonly interval: "student_t" | "wilson"
   /** Scored rollouts behind `mean`. */
   readonly rollouts: number
   /** Rollouts with an error or no score, over all its tasks. */
@@ -148,12 +153,24 @@ export const compareMany = (sides: ReadonlyArray<GridSide>, options: CompareMany
     const side = sides[index]!
     const t = pairedT(scores[index]!)
     let rollouts = 0
-    for (const seed of seeds) rollouts += side.totals.seeds.get(seed)!.scored
+    let binary = true
+    for (const seed of seeds) {
+      const seedTotals = side.totals.seeds.get(seed)!
+      rollouts += seedTotals.scored
+      binary &&= seedTotals.allBinary
+    }
+    const mean = means[index] ?? null
+    // One attempt a task: the tasks' scores are independent. More: a task's attempts are one cluster.
+    const clusters = rollouts === n ? null : n
     return {
       label: side.label,
       rank: 1 + order.filter((other) => (means[other] ?? -Infinity) > (means[index] ?? -Infinity)).length,
-      mean: means[index] ?? null,
-      ci95: t.ci95,
+      mean,
+      ci95:
+        binary && mean !== null && t.se !== null && t.df !== null
+          ? passRateInterval95(mean, t.se, t.df, rollouts, clusters)
+          : t.ci95,
+      interval: binary ? "wilson" : "student_t",
       rollouts,
       errored: side.totals.errored,
       top_group: !beaten.has(side.label),

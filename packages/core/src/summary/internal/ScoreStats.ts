@@ -1,5 +1,5 @@
-import { wilsonInterval } from "../Binomial.js"
-import { tCritical95, Z_975 } from "../StudentT.js"
+import { passRateInterval95 } from "../Binomial.js"
+import { tCritical95 } from "../StudentT.js"
 import type { ScoreMetrics, StderrEstimator } from "../Summary.js"
 import { GroupTotals } from "./GroupTotals.js"
 
@@ -131,9 +131,7 @@ export class ScoreStats {
       const half = tCritical95(df) * stderr
       return [mean - half, mean + half]
     }
-    if (this.clusters === null) return wilsonInterval(mean, this.count, Z_975)
-    const effective = stderr > 0 ? Math.min(this.count, (mean * (1 - mean)) / stderr ** 2) : this.clusters.size
-    return wilsonInterval(mean, effective, tCritical95(df))
+    return passRateInterval95(mean, stderr, df, this.count, this.clusters?.size ?? null)
   }
 
   /**
