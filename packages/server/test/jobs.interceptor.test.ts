@@ -36,6 +36,9 @@ const startModel = async () => {
   }
 }
 
+/** What these tests read of a job's results: its run summary's cost. */
+type RunSummaryOf = { run_summary: { cost_usd: { total: number | null; price_table?: string } } }
+
 describe("jobs through the inference interceptor mounted on the job server", () => {
   let model: Awaited<ReturnType<typeof startModel>>
   let server: TestServer
@@ -118,6 +121,9 @@ describe("jobs through the inference interceptor mounted on the job server", () 
     }
     expect(results.summary.total_tokens).toBe(60)
     expect(results.summary.total_cost_usd).toBeCloseTo(6 * perCall, 12)
+    // Priced from the maintained table alone (the server was given no prices), and its summary says so.
+    const { run_summary } = (await client.get(`/api/eval/jobs/${jobId}/results`)).body as RunSummaryOf
+    expect(run_summary.cost_usd.price_table).toMatch(/^@pydantic\/genai-prices /)
 
     // Traces are assembled from the calls.
     const zip = unzipSync(new Uint8Array(await (await client.raw(`/api/eval/jobs/${jobId}/traces`)).arrayBuffer()))
@@ -181,6 +187,31 @@ describe("jobs through the inference interceptor mounted on the job server", () 
     } finally {
       release()
       await slowApp.close()
+    }
+  })
+
+  it("a server given prices (serve --pricing) prices its jobs' calls with them, and their summaries name them", async () => {
+    const priced = await startTestServer({
+      pricingOverrides: [{ provider: null, model: "gpt-4o-mini", price: { input: 1e-6, output: 2e-6 } }],
+    })
+    try {
+      const client = apiClient(priced.url, priced.userKey)
+      const created = await client.post("/api/eval/jobs", {
+        task_app_url: taskApp.url,
+        task_app_api_key: TASK_APP_KEY,
+        app_id: "agent",
+        seeds: [0],
+        policy: { model: "gpt-4o-mini", provider: "openai", inference_url: model.url, api_key: UPSTREAM_KEY },
+        timeout: 30,
+      })
+      const jobId = created.body.job_id as string
+      expect((await waitForJob(client, jobId)).status).toBe("completed")
+      const { run_summary } = (await client.get(`/api/eval/jobs/${jobId}/results`)).body as RunSummaryOf
+      // 2 calls × (7 prompt tokens at 1e-6 + 3 completion tokens at 2e-6).
+      expect(run_summary.cost_usd.total).toBeCloseTo(2 * (7e-6 + 6e-6), 12)
+      expect(run_summary.cost_usd.price_table).toMatch(/^1 given price first, then @pydantic\/genai-prices /)
+    } finally {
+      await priced.close()
     }
   })
 

@@ -182,7 +182,8 @@ export const RunSummary = Schema.Struct({
     /**
      * The prices the calls were priced from: the maintained table and its date, e.g. `@pydantic/genai-prices 0.1.8
      * (bundled), 2026-09-23`, after the given prices when the run had any (`proctor eval --pricing`, `evaluate()`'s
-     * `pricing`): `2 given prices first, then …`. A job server's summaries name the table alone, `serve --pricing` or not.
+     * `pricing`, `proctor serve --pricing`): `2 given prices first, then …`. A cluster's summaries, written by an API
+     * replica while its workers price the calls, name the table alone, `worker --pricing` or not.
      */
     price_table: Schema.optional(Schema.String),
   }),

@@ -9,15 +9,18 @@ export interface ServerInterceptorOptions {
   readonly rateGate?: Effect.Effect<ModelRateGate, never, Scope.Scope> | undefined
 }
 
-/** The interceptor of a job server or a rollout worker: calls priced with the process's table and counted in its metrics. */
+/**
+ * The interceptor of a job server or a rollout worker: calls priced with the process's prices (`Pricing`, given
+ * beside it so that a job's summary names them) and counted in its metrics.
+ */
 export const serverInterceptorLayer = (
   options: ServerInterceptorOptions,
-): Layer.Layer<Interceptor, never, ServerMetrics> =>
+): Layer.Layer<Interceptor | Pricing, never, ServerMetrics> =>
   Layer.scoped(
     Interceptor,
     Effect.gen(function* () {
       const metrics = yield* ServerMetrics
-      const pricing = yield* Pricing.make(options.pricingOverrides ?? [])
+      const pricing = yield* Pricing
       const rateGate = options.rateGate === undefined ? undefined : yield* options.rateGate
       return yield* Interceptor.make({
         priceCall: pricing.costOf,
@@ -25,4 +28,4 @@ export const serverInterceptorLayer = (
         rateGate,
       })
     }),
-  )
+  ).pipe(Layer.provideMerge(Pricing.layer(options.pricingOverrides ?? [])))

@@ -5,6 +5,8 @@ import {
   type InterceptorService,
   interceptedLayer,
   type ModelCall,
+  Pricing,
+  type PricingService,
   policyUpstream,
   type ResultStore,
   type SandboxRuntimeService,
@@ -51,6 +53,8 @@ export interface OpenedJob {
   } | null
   /** Every call the job's interceptor sees (every job's: filter by run id), when its calls are intercepted. */
   readonly modelCalls?: PubSub.PubSub<ModelCall> | undefined
+  /** The prices its intercepted calls are priced from, as its summary names them (`PricingService.table`). */
+  readonly priceTable?: string | undefined
 }
 
 export interface JobRuntimeService {
@@ -65,15 +69,17 @@ export interface JobRuntimeService {
 export const withInterception = (
   base: Layer.Layer<Solver>,
   interceptor: InterceptorService,
+  pricing: Option.Option<PricingService>,
   config: EvalRunConfig,
   env: Readonly<Record<string, string | undefined>>,
-): Pick<OpenedJob, "solver" | "modelCalls"> => {
+): Pick<OpenedJob, "solver" | "modelCalls" | "priceTable"> => {
   const upstream = policyUpstream(config, env)
   return upstream === null
     ? { solver: base }
     : {
         solver: interceptedLayer({ interceptor, upstream }).pipe(Layer.provide(base)),
         modelCalls: interceptor.calls,
+        priceTable: Option.isSome(pricing) ? pricing.value.table() : undefined,
       }
 }
 
@@ -81,6 +87,7 @@ export const makeJobRuntime = (options: JobRuntimeOptions = {}) =>
   Effect.gen(function* () {
     const box = yield* SecretBox
     const interceptor = yield* Effect.serviceOption(Interceptor)
+    const pricing = yield* Effect.serviceOption(Pricing)
     const upstreamEnv = options.upstreamEnv ?? process.env
     const sandboxes = yield* Effect.serviceOption(SandboxRuntimes)
     const agentUnrunnable = (message: string, cause?: unknown) =>
@@ -134,7 +141,7 @@ export const makeJobRuntime = (options: JobRuntimeOptions = {}) =>
                 ? yield* agentJob(config)
                 : { solver: taskAppSolverLayer(config), agent: null }
           const run = Option.isSome(interceptor)
-            ? withInterception(base, interceptor.value, config, upstreamEnv)
+            ? withInterception(base, interceptor.value, pricing, config, upstreamEnv)
             : { solver: base }
           return { config, agent, ...run } satisfies OpenedJob
         }),

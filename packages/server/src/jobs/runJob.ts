@@ -100,9 +100,9 @@ export const makeJobRunner = ({ store, rollouts, runtime, metrics, backoff, drai
       // Publishing to the job's sliding hub never waits, so events are forwarded synchronously as core delivers them.
       const onEvent = (event: RunEvent) => Effect.runSync(forward(job)(event))
       // The run's exit is the value, so its last events are delivered even when it fails.
-      const { modelCalls } = opened.right
+      const { modelCalls, priceTable } = opened.right
       const run = (events: PubSub.PubSub<RunEvent>) =>
-        runRollouts({ runId: job.id, config, control, events, backoff, taskIdOf: agent?.taskIdOf }).pipe(
+        runRollouts({ runId: job.id, config, control, events, backoff, taskIdOf: agent?.taskIdOf, priceTable }).pipe(
           Effect.provide(runLayer(job, opened.right)),
         )
       // The dashboard's in-flight rollouts show what their model calls have spent so far.
