@@ -41,6 +41,18 @@ type RunSummaryOf = { run_summary: { cost_usd: { total: number | null; price_tab
 
 describe("jobs through the inference interceptor mounted on the job server", () => {
   let model: Awaited<ReturnType<typeof startModel>>
+  /** Submits a one-seed job of the task app at `appUrl`, its policy's calls to the model with the upstream key. */
+  const submitJob = async (client: ReturnType<typeof apiClient>, appUrl: string, appId: string, seed: number) => {
+    const created = await client.post("/api/eval/jobs", {
+      task_app_url: appUrl,
+      task_app_api_key: TASK_APP_KEY,
+      app_id: appId,
+      seeds: [seed],
+      policy: { model: "gpt-4o-mini", provider: "openai", inference_url: model.url, api_key: UPSTREAM_KEY },
+      timeout: 30,
+    })
+    return created.body.job_id as string
+  }
   let server: TestServer
   let taskApp: { url: string; close: () => Promise<void> }
   const policiesSeen: Array<Record<string, unknown>> = []
@@ -165,15 +177,7 @@ describe("jobs through the inference interceptor mounted on the job server", () 
     }).listen()
     try {
       const client = apiClient(server.url, server.userKey)
-      const created = await client.post("/api/eval/jobs", {
-        task_app_url: slowApp.url,
-        task_app_api_key: TASK_APP_KEY,
-        app_id: "slow",
-        seeds: [5],
-        policy: { model: "gpt-4o-mini", provider: "openai", inference_url: model.url, api_key: UPSTREAM_KEY },
-        timeout: 30,
-      })
-      const jobId = created.body.job_id as string
+      const jobId = await submitJob(client, slowApp.url, "slow", 5)
       type Live = { inflight: Array<{ seed: number; tokens: number | null; cost_usd: number | null }> }
       const live = await waitFor("the held rollout's call in the live view", async () => {
         const answer = await client.get<Live>(`/api/eval/jobs/${jobId}/view/runs/0/live`)
@@ -196,15 +200,7 @@ describe("jobs through the inference interceptor mounted on the job server", () 
     })
     try {
       const client = apiClient(priced.url, priced.userKey)
-      const created = await client.post("/api/eval/jobs", {
-        task_app_url: taskApp.url,
-        task_app_api_key: TASK_APP_KEY,
-        app_id: "agent",
-        seeds: [0],
-        policy: { model: "gpt-4o-mini", provider: "openai", inference_url: model.url, api_key: UPSTREAM_KEY },
-        timeout: 30,
-      })
-      const jobId = created.body.job_id as string
+      const jobId = await submitJob(client, taskApp.url, "agent", 0)
       expect((await waitForJob(client, jobId)).status).toBe("completed")
       const { run_summary } = (await client.get(`/api/eval/jobs/${jobId}/results`)).body as RunSummaryOf
       // 2 calls × (7 prompt tokens at 1e-6 + 3 completion tokens at 2e-6).
