@@ -137,7 +137,10 @@ describe("compareMany: pass/fail with one attempt, McNemar's exact test and the 
 
   it("bounds each variant's pass rate with Wilson's interval, inside [0, 1]", () => {
     // scipy: stats.binomtest(k, 20).proportion_ci(0.95, "wilson"); Student's t would put a's upper bound at 1.05.
-    const reference = { a: [0.763868806553258, 0.9911185511992047], b: [0.2992980081982123, 0.7007019918017877] } as const
+    const reference = {
+      a: [0.763868806553258, 0.9911185511992047],
+      b: [0.2992980081982123, 0.7007019918017877],
+    } as const
     for (const label of ["a", "b"] as const) {
       const v = c.variants.find((variant) => variant.label === label)!
       expect(v.interval).toBe("wilson")
