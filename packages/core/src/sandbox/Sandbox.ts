@@ -150,8 +150,9 @@ export interface SandboxRuntimeService {
   readonly prune: (runId?: string) => Effect.Effect<PruneOutcome, SandboxError>
   /**
    * Removes the sandboxes of this runtime's owner group (its cluster) whose owners are not in `liveOwners`
-   * (processes killed before they could close them); resolves to how many. Another group's are left alone. Only on runtimes whose sandboxes can outlive the process that opened them (Docker's containers;
-   * bubblewrap's die with their parent).
+   * (processes killed before they could close them); resolves to how many. Another group's are left alone. Only on
+   * runtimes whose sandboxes can outlive the process that opened them (Docker's containers; bubblewrap's die with
+   * their parent).
    */
   readonly pruneOrphans?: ((liveOwners: ReadonlySet<string>) => Effect.Effect<number, SandboxError>) | undefined
 }
