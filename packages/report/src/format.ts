@@ -1,3 +1,5 @@
+import type { IntervalKind } from "@proctor/core"
+
 /**
  * synth-ai's `_fmt`: `f"{value:.4f}".rstrip("0").rstrip(".")`, and `-` for a missing value. An exact tie at
  * the fifth decimal (x·10⁴ ending in .5, which for a double means x is an odd multiple of 1/32) is rounded
@@ -62,7 +64,7 @@ export const formatEstimate = (
 export const formatMeanInterval = (
   mean: number,
   ci95: readonly [number, number],
-  interval: "student_t" | "wilson",
+  interval: IntervalKind,
 ): { readonly mean: string; readonly low: string; readonly high: string } => {
   const e = formatEstimate(mean, (ci95[1] - ci95[0]) / 2)
   return { mean: interval === "wilson" ? e.mean : `${e.mean} ± ${e.half}`, low: e.at(ci95[0]), high: e.at(ci95[1]) }

@@ -28,6 +28,10 @@ export type StderrEstimator = typeof StderrEstimator.Type
  * as independent understates the error by up to √attempts. With attempts > 1, or `cluster_by`, the error is
  * the clustered standard error of Miller (2024), "Adding Error Bars to Evals".
  */
+/** Which 95% interval a mean carries: Student's t around it, or Wilson's score interval (pass/fail scores). */
+export const IntervalKind = Schema.Literal("student_t", "wilson")
+export type IntervalKind = typeof IntervalKind.Type
+
 export const ScoreMetrics = Schema.Struct({
   /** Scored rollouts (n_rollouts). */
   count: Schema.Number,
@@ -41,7 +45,7 @@ export const ScoreMetrics = Schema.Struct({
    * [0, 1] and not of zero width when all passed or all failed; over the rollouts with z when they are independent,
    * else over the effective sample size p(1 − p) / stderr² with t(df). Summaries written before this field are t.
    */
-  interval: Schema.optionalWith(Schema.Literal("student_t", "wilson"), { default: () => "student_t" }),
+  interval: Schema.optionalWith(IntervalKind, { default: () => "student_t" }),
   /** Share of rollouts with `score >= pass_threshold`. */
   pass_rate: NullableNumber,
   min: NullableNumber,

@@ -1,4 +1,4 @@
-import { type EvalResult, passRateInterval95, studentTQuantile } from "@proctor/core"
+import { type EvalResult, type IntervalKind, passRateInterval95, studentTQuantile } from "@proctor/core"
 import { COMPARE_ALPHA, type CompareTest, RunTotals } from "../compare.js"
 import { correlation, mcnemarExactP, pairedT } from "../internal/pairedStats.js"
 import { holm } from "./holm.js"
@@ -16,7 +16,7 @@ export interface GridStanding {
    */
   readonly ci95: readonly [number, number] | null
   /** Which interval `ci95` is. */
-  readonly interval: "student_t" | "wilson"
+  readonly interval: IntervalKind
   /** Scored rollouts behind `mean`. */
   readonly rollouts: number
   /** Rollouts with an error or no score, over all its tasks. */
